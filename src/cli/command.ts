@@ -1,0 +1,43 @@
+/**
+ * One CLI subcommand. Each lives in its own file under `src/cli/` and is registered in
+ * `src/cli/commands.ts`. Commands parse their own arguments with `node:util` parseArgs and
+ * print `--help` from their own usage text.
+ */
+export interface Command {
+  /** The subcommand name, e.g. `check`. */
+  readonly name: string;
+  /** One line for the top-level help. */
+  readonly summary: string;
+  /** Full usage text, printed by `--help`. */
+  readonly usage: string;
+  /** Runs the command; resolves to the process exit code. */
+  run(argv: string[], io: CommandIo): Promise<number>;
+}
+
+/** Where a command writes. Tests capture these instead of the process streams. */
+export interface CommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** The working directory config paths are resolved against. */
+  cwd: string;
+}
+
+/** Exit codes shared by every command. */
+export const EXIT = {
+  OK: 0,
+  /** A check failed or the command could not do its work. */
+  FAILED: 1,
+  /** Bad usage or invalid configuration; nothing was sent to the venue. */
+  USAGE: 2,
+} as const;
+
+/** The standard process-backed IO. */
+export function processIo(): CommandIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,36 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * The project's decimal type. Money and quantities are always `Dec` values in memory and
+ * decimal strings on the wire; a JS `number` never holds either.
+ *
+ * A dedicated constructor keeps our precision and rounding settings independent of anything
+ * else in the process that configures the global `Decimal`.
+ */
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
+/** An instance of {@link Dec}. */
+export type Dec = Decimal;
+
+/** The pattern of a plain decimal string as the venue sends it: optional sign, digits, optional fraction. */
+export const DECIMAL_STRING = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/** Parses a wire decimal string. Throws on anything that is not a plain decimal. */
+export function dec(value: string | Dec): Dec {
+  if (typeof value !== 'string') return value;
+  if (!DECIMAL_STRING.test(value)) throw new TypeError(`not a decimal string: ${JSON.stringify(value)}`);
+  return new Dec(value);
+}
+
+/** Renders a decimal for the wire: plain notation, no exponent, trailing zeros removed. */
+export function toWire(value: Dec): string {
+  const s = value.toFixed();
+  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+}
+
+/** Number of decimal places written in `value`'s shortest plain form. */
+export function decimalPlaces(value: Dec): number {
+  return value.decimalPlaces();
+}
+
+/** The decimal zero. */
+export const ZERO: Dec = new Dec(0);

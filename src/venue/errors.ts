@@ -1,0 +1,191 @@
+/**
+ * The venue's errors as one closed union keyed by `code`, in the style of undici's errors:
+ * one class, a `code` discriminant, and a single classification table. Code branches on
+ * `err.code` only; `err.message` is for humans and is never parsed.
+ *
+ * Codes come from two places:
+ * - the venue's `error.code` enumeration (`venue-api.md` section 7);
+ * - client-side conditions that have no venue code (a timeout, a broken body, a refused
+ *   submitUrl), prefixed `CLIENT_` so they can never collide with a venue code.
+ */
+
+/** Every `error.code` in section 7 of the contract. */
+export const VENUE_ERROR_CODES = [
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'API_KEY_REVOKED',
+  'API_KEY_EXPIRED',
+  'MARKET_MAKER_SUSPENDED',
+  'PAIR_NOT_ALLOWED',
+  'INVALID_CLIENT_ORDER_ID',
+  'VALIDATION_ERROR',
+  'INSUFFICIENT_BALANCE',
+  'LEDGER_COMMAND_REJECTED',
+  'MAX_OPEN_ORDERS',
+  'RATE_LIMITED',
+  'CACHE_EXPIRED',
+  'CONTRACT_NOT_FOUND',
+  'ORDER_ALREADY_FILLED',
+  'ORDER_ALREADY_CANCELLED',
+  'NOT_SUPPORTED',
+  'AUTH_NOT_CONFIGURED',
+  'INTERNAL_ERROR',
+] as const;
+
+/** Client-side codes: conditions the venue has no code for. */
+export const CLIENT_ERROR_CODES = [
+  /** The venue answered an error whose code is not in the enumeration, or no code at all. */
+  'CLIENT_UNKNOWN_CODE',
+  /** The body is not JSON, is truncated, or does not match the schema. */
+  'CLIENT_PROTOCOL',
+  /** The call did not answer within its timeout. The request may have been processed. */
+  'CLIENT_TIMEOUT',
+  /** The connection failed (refused, reset). The request may have been processed. */
+  'CLIENT_NETWORK',
+  /** The caller's AbortSignal aborted the call. */
+  'CLIENT_ABORTED',
+  /** A `signing.submitUrl` whose origin is not the configured submit origin. Nothing was sent. */
+  'CLIENT_SUBMIT_URL_REFUSED',
+  /** A plain-http URL to a host that is not loopback. Nothing was sent. */
+  'CLIENT_INSECURE_URL',
+] as const;
+
+export type VenueCode = (typeof VENUE_ERROR_CODES)[number];
+export type ClientCode = (typeof CLIENT_ERROR_CODES)[number];
+/** The closed union of every error code the client can raise. */
+export type ErrorCode = VenueCode | ClientCode;
+
+/**
+ * What a failed call means for the caller:
+ * - `retryable`: nothing took effect; the same call may be made again (after backoff).
+ * - `fatal`: nothing took effect; retrying unchanged cannot succeed.
+ * - `ambiguous`: the call may have taken effect; read the order before doing anything else.
+ */
+export type Disposition = 'retryable' | 'fatal' | 'ambiguous';
+
+/** The kinds of call, which differ in what an unanswered request may have done. */
+export type CallKind = 'read' | 'prepare' | 'submit';
+
+type Row = Readonly<Record<CallKind, Disposition>>;
+const R: Row = { read: 'retryable', prepare: 'retryable', submit: 'retryable' };
+const F: Row = { read: 'fatal', prepare: 'fatal', submit: 'fatal' };
+/** Transient: reads and prepares retry (prepare is idempotent on clientOrderId); a submit may have committed. */
+const T: Row = { read: 'retryable', prepare: 'retryable', submit: 'ambiguous' };
+
+/**
+ * The one classification table (spec section 7, "Retry policy"). Anything an HTTP status
+ * alone decides (a 5xx with an unknown code) is settled in {@link classify}.
+ */
+export const CLASSIFICATION: Readonly<Record<ErrorCode, Row>> = {
+  MISSING_API_KEY: F,
+  INVALID_API_KEY: F,
+  API_KEY_REVOKED: F,
+  API_KEY_EXPIRED: F,
+  MARKET_MAKER_SUSPENDED: F,
+  PAIR_NOT_ALLOWED: F,
+  INVALID_CLIENT_ORDER_ID: F,
+  VALIDATION_ERROR: F,
+  // Retryable only once funds free up; the strategy decides, the client never retries it.
+  INSUFFICIENT_BALANCE: F,
+  // Also covers a submission timeout and a concurrent prepare: check the order first.
+  LEDGER_COMMAND_REJECTED: { read: 'fatal', prepare: 'ambiguous', submit: 'ambiguous' },
+  MAX_OPEN_ORDERS: { read: 'fatal', prepare: 'retryable', submit: 'retryable' },
+  RATE_LIMITED: R,
+  // Past the 5-minute deadline nothing can commit; prepare again.
+  CACHE_EXPIRED: { read: 'fatal', prepare: 'fatal', submit: 'fatal' },
+  CONTRACT_NOT_FOUND: F,
+  ORDER_ALREADY_FILLED: F,
+  ORDER_ALREADY_CANCELLED: F,
+  NOT_SUPPORTED: F,
+  AUTH_NOT_CONFIGURED: F,
+  INTERNAL_ERROR: T,
+  CLIENT_UNKNOWN_CODE: F,
+  // A broken body on a 2xx submit still means the host accepted something.
+  CLIENT_PROTOCOL: { read: 'retryable', prepare: 'retryable', submit: 'ambiguous' },
+  CLIENT_TIMEOUT: T,
+  CLIENT_NETWORK: T,
+  CLIENT_ABORTED: { read: 'fatal', prepare: 'fatal', submit: 'ambiguous' },
+  CLIENT_SUBMIT_URL_REFUSED: F,
+  CLIENT_INSECURE_URL: F,
+};
+
+/** Extra fields the venue attaches to particular codes (section 2, "Error body"). */
+export interface VenueErrorDetails {
+  expectedPrefix?: string;
+  allowedPairs?: string[];
+  limit?: number;
+  openOrders?: number;
+  maxOpenOrders?: number;
+  /** For orders: quoted to the operator when asking for the server-side cause. */
+  correlationId?: string;
+}
+
+/** Constructor options of {@link VenueError}. */
+export interface VenueErrorInit extends VenueErrorDetails {
+  code: ErrorCode;
+  message: string;
+  /** HTTP status, when a response arrived. */
+  status?: number;
+  requestId?: string;
+  /** The venue's raw code when `code` is CLIENT_UNKNOWN_CODE. */
+  venueCode?: string;
+  /** A short excerpt of the body, for CLIENT_PROTOCOL. */
+  bodyExcerpt?: string;
+  /** The endpoint, e.g. `POST /orders`. */
+  endpoint?: string;
+  cause?: unknown;
+}
+
+/** The one error class of the venue client. Branch on `code`. */
+export class VenueError extends Error implements VenueErrorDetails {
+  override readonly name = 'VenueError';
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  readonly venueCode: string | undefined;
+  readonly bodyExcerpt: string | undefined;
+  readonly endpoint: string | undefined;
+  readonly expectedPrefix: string | undefined;
+  readonly allowedPairs: string[] | undefined;
+  readonly limit: number | undefined;
+  readonly openOrders: number | undefined;
+  readonly maxOpenOrders: number | undefined;
+  readonly correlationId: string | undefined;
+
+  constructor(init: VenueErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.venueCode = init.venueCode;
+    this.bodyExcerpt = init.bodyExcerpt;
+    this.endpoint = init.endpoint;
+    this.expectedPrefix = init.expectedPrefix;
+    this.allowedPairs = init.allowedPairs;
+    this.limit = init.limit;
+    this.openOrders = init.openOrders;
+    this.maxOpenOrders = init.maxOpenOrders;
+    this.correlationId = init.correlationId;
+  }
+}
+
+/** True when `code` is a member of the venue's enumeration. */
+export function isVenueCode(code: string): code is VenueCode {
+  return (VENUE_ERROR_CODES as readonly string[]).includes(code);
+}
+
+/**
+ * How `err` should be handled for a call of `kind`. A CLIENT_UNKNOWN_CODE with a 5xx status is
+ * treated like INTERNAL_ERROR (the status says the server failed), and 429 without a known
+ * code like RATE_LIMITED.
+ */
+export function classify(err: VenueError, kind: CallKind): Disposition {
+  if (err.code === 'CLIENT_UNKNOWN_CODE' && err.status !== undefined) {
+    if (err.status >= 500) return CLASSIFICATION.INTERNAL_ERROR[kind];
+    if (err.status === 429) return CLASSIFICATION.RATE_LIMITED[kind];
+  }
+  if (err.code === 'CLIENT_PROTOCOL' && err.status !== undefined && err.status >= 500) {
+    return CLASSIFICATION.INTERNAL_ERROR[kind];
+  }
+  return CLASSIFICATION[err.code][kind];
+}

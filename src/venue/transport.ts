@@ -1,0 +1,32 @@
+/**
+ * The venue transport: the single seam between the venue client and the outside. The live
+ * daemon uses {@link import('./undici-transport.js').UndiciTransport} (one keep-alive Pool per
+ * host); the simulator's in-process face implements the same interface without sockets, so the
+ * same client code runs live, over HTTP and under fake timers.
+ */
+export interface TransportRequest {
+  method: 'GET' | 'POST';
+  /** Absolute URL. The client has already checked its origin and scheme. */
+  url: URL;
+  headers: Record<string, string>;
+  /** JSON text, for POST. */
+  body?: string;
+  /** Aborts the request; the client combines its timeout and the caller's signal into it. */
+  signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text, possibly partial when `truncated`. */
+  body: string;
+  /** True when the connection ended before the body was complete. */
+  truncated?: boolean;
+}
+
+/** Sends one request and reads the whole body. Rejects only when no status line arrived. */
+export interface Transport {
+  request(req: TransportRequest): Promise<TransportResponse>;
+  /** Releases connections. Lifecycle: created, used, closed once. */
+  close(): Promise<void>;
+}
