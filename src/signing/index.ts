@@ -1,0 +1,29 @@
+/** The signing module's public API. */
+export type { PublicKeyFormat, Signer } from './signer.js';
+export { Ed25519Signer, signerFromSeed, type SignerPublicInfo } from './ed25519-signer.js';
+export { loadSigner, type LoadSignerOptions } from './load-signer.js';
+export {
+  KEY_FILE_FORMATS,
+  formatKeyFile,
+  parseKeyFile,
+  readKeyFile,
+  type KeyFileFormat,
+  type ReadKeyFileOptions,
+} from './key-file.js';
+export { KeyFileError, type KeyFileErrorCode } from './key-file-error.js';
+export {
+  generateKeyFile,
+  KEY_FILE_MODE,
+  type GenerateKeyFileOptions,
+  type GeneratedKeyFile,
+} from './generate-key-file.js';
+export { checkPartyId, ledgerFingerprint, FINGERPRINT_PREFIX, type PartyIdVerdict } from './fingerprint.js';
+export {
+  describePublicKey,
+  encodePublicKey,
+  parsePublicKey,
+  publicKeyToSpki,
+  ED25519_SPKI_PREFIX,
+  type PublicKeyInfo,
+} from './public-key.js';
+export { verifySignature, type SignatureCheck } from './verify-signature.js';
