@@ -14,7 +14,11 @@ export interface MarketPort {
    * no account, locks nothing and is visible in the book like any other order. Each level is
    * `[price, quantity]`; bids descending, asks ascending.
    */
-  setBackgroundLiquidity(pair: string, bids: ReadonlyArray<readonly [Dec, Dec]>, asks: ReadonlyArray<readonly [Dec, Dec]>): void;
+  setBackgroundLiquidity(
+    pair: string,
+    bids: ReadonlyArray<readonly [Dec, Dec]>,
+    asks: ReadonlyArray<readonly [Dec, Dec]>,
+  ): void;
   /**
    * A taker order of `side` that sweeps resting orders best-first (background makers' and
    * accounts' alike, price then time priority) up to `quantity`, never beyond `limitPrice`.
