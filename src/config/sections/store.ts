@@ -1,0 +1,16 @@
+import type { SchemaOf } from '../define.js';
+import { PATH } from '../formats.js';
+
+export interface StoreConfig {
+  /** Absolute after loading. */
+  readonly path: string;
+}
+
+export const storeSchema: SchemaOf<StoreConfig> = {
+  path: {
+    doc: 'The SQLite order journal. One process per store. Relative to the working directory.',
+    format: PATH,
+    default: './var/ledger-mm.sqlite',
+    env: 'LEDGER_MM_STORE_PATH',
+  },
+};
