@@ -22,7 +22,8 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
-    LEDGER_MM_STORE_PATH=/var/lib/ledger-mm/ledger-mm.sqlite
+    LEDGER_MM_STORE_PATH=/var/lib/ledger-mm/ledger-mm.sqlite \
+    LEDGER_MM_METRICS_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

@@ -205,6 +205,7 @@ describe('environment variables', () => {
       expected: (cwd) => resolve(cwd, 'data/mm.sqlite'),
     },
     { env: 'LEDGER_MM_METRICS_PORT', value: '9999', key: 'metrics.port', expected: () => 9999 },
+    { env: 'LEDGER_MM_METRICS_HOST', value: '0.0.0.0', key: 'metrics.host', expected: () => '0.0.0.0' },
     {
       env: 'LEDGER_MM_PAIRS',
       value: 'BTC/USDC, ETH/USDC,',

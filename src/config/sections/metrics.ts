@@ -14,8 +14,9 @@ export const metricsSchema: SchemaOf<MetricsConfig> = {
     env: 'LEDGER_MM_METRICS_PORT',
   },
   host: {
-    doc: 'Address the metrics and health server listens on.',
+    doc: 'Address the metrics and health server listens on. Loopback by default; 0.0.0.0 in a container.',
     format: HOST,
     default: '127.0.0.1',
+    env: 'LEDGER_MM_METRICS_HOST',
   },
 };
