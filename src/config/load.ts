@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 
 import convict from 'convict';
 
-import { EXIT, type CommandIo } from '../cli/command.js';
 import { apiKeyHandle, isApiKey, scrubText } from '../logging/redact.js';
 import { type AnySection, getPath, isLeaf, leaves } from './define.js';
 import { ConfigError, type ConfigIssue, MASKED, formatConfigError, renderValue } from './errors.js';
@@ -22,6 +21,9 @@ export interface LoadConfigOptions {
 }
 
 /** `config/default.json` of the package, found from this module, not from the working directory. */
+/** The exit code of an invalid configuration (the CLI's usage code). */
+export const CONFIG_EXIT_CODE = 2;
+
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../config/default.json', import.meta.url));
 
 /** One config file in the layering, with the reason it is loaded. */
@@ -182,20 +184,23 @@ function apiKeyOrIssue(
 /** Result of {@link loadConfigOrExit}. */
 export type ConfigResult =
   | { readonly ok: true; readonly config: MmConfig }
-  | { readonly ok: false; readonly exitCode: typeof EXIT.USAGE; readonly error: ConfigError };
+  | { readonly ok: false; readonly exitCode: 2; readonly error: ConfigError };
 
 /**
  * {@link loadConfig} for a command: on a configuration problem, writes the report to stderr and
  * returns the exit code (2, usage), for the command to return before anything reaches the venue.
  * Anything other than a {@link ConfigError} is a bug and is rethrown.
  */
-export function loadConfigOrExit(opts: LoadConfigOptions, io: Pick<CommandIo, 'stderr'>): ConfigResult {
+export function loadConfigOrExit(
+  opts: LoadConfigOptions,
+  io: { readonly stderr: (text: string) => void },
+): ConfigResult {
   try {
     return { ok: true, config: loadConfig(opts) };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     io.stderr(formatConfigError(e));
-    return { ok: false, exitCode: EXIT.USAGE, error: e };
+    return { ok: false, exitCode: CONFIG_EXIT_CODE, error: e };
   }
 }
 

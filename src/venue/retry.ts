@@ -29,8 +29,8 @@ export interface RetryOptions {
 export const DEFAULT_RETRY: Readonly<RetryOptions> = {
   readAttempts: 3,
   prepareAttempts: 3,
-  baseDelayMs: 250,
-  maxDelayMs: 5_000,
+  baseDelayMs: 500,
+  maxDelayMs: 10_000,
 };
 
 /** Fills defaults and validates: attempts are integers ≥ 1, delays are finite and ≥ 0. */

@@ -1,12 +1,13 @@
 import type { SchemaOf } from '../define.js';
 import { BASE_URL, HTTP_URL, OPTIONAL_PATH, PARAM_NAME, SECRET_STRING, intFormat } from '../formats.js';
+import { MIN_SUBMIT_TIMEOUT_MS } from '../../venue/client-options.js';
+
+/** The contract's floor on the submission timeout, defined once by the venue client. */
+export { MIN_SUBMIT_TIMEOUT_MS };
 
 /** How the API key is sent; the venue treats both as equivalent. */
 export const AUTH_HEADERS = ['bearer', 'x-api-key'] as const;
 export type AuthHeaderMode = (typeof AUTH_HEADERS)[number];
-
-/** The contract's floor on the submission timeout: a shorter one abandons transactions that may commit. */
-export const MIN_SUBMIT_TIMEOUT_MS = 120_000;
 
 /** Per-call client timeouts, in milliseconds, per attempt. */
 export interface VenueTimeoutsConfig {
