@@ -1,0 +1,33 @@
+/**
+ * The durable order journal (SQLite). Rule: journal before IO — every intent, id and state
+ * change is committed (fsynced) before the venue call that depends on it is made.
+ */
+export { openJournal, Journal } from './journal.js';
+export type { JournalOptions } from './journal.js';
+export { journalWriteAhead } from './registry-adapter.js';
+export type { FillEffectLike, TransitionRecordLike } from './registry-adapter.js';
+export { StoreLockedError, readStoreLock } from './store-lock.js';
+export type { LockHolder } from './store-lock.js';
+export {
+  JournalClosedError,
+  JournalConflictError,
+  JournalError,
+  JournalInputError,
+  JournalReadOnlyError,
+  JournalSchemaError,
+} from './errors.js';
+export type { JournalConflictKind } from './errors.js';
+export { DEC_TAG, decimalJsonCodec, decodeJson, encodeJson } from './codec.js';
+export { SCHEMA_VERSION } from './schema.js';
+export type { MigrationReport } from './schema.js';
+export type {
+  FillInput,
+  FillRecord,
+  JournalEvent,
+  JournalOrder,
+  SnapshotCodec,
+  StoredOrder,
+  TerminalStates,
+  TransitionRow,
+  WriteResult,
+} from './types.js';

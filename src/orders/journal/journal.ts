@@ -1,0 +1,290 @@
+import Database from 'better-sqlite3';
+import { systemClock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
+import { decimalJsonCodec } from './codec.js';
+import { JournalClosedError, JournalInputError, JournalReadOnlyError } from './errors.js';
+import { OrderWrites } from './order-writes.js';
+import { OWN_META_KEYS, nextSuffix, randomRunId, registerRun } from './runs.js';
+import { applyPragmas, assertSchemaCurrent, migrate, type Db, type MigrationReport } from './schema.js';
+import { prepareStatements, toFillRecord, toStoredOrder, toTransitionRow } from './statements.js';
+import type { OrderRow, Statements } from './statements.js';
+import { acquireStoreLock, type LockHolder, type StoreLock } from './store-lock.js';
+import type {
+  FillInput,
+  FillRecord,
+  JournalEvent,
+  JournalOrder,
+  SnapshotCodec,
+  StoredOrder,
+  TerminalStates,
+  TransitionRow,
+  WriteResult,
+} from './types.js';
+
+/** Options of {@link openJournal}. */
+export interface JournalOptions<O> {
+  /** The SQLite file. Parent directories are created; `<path>.lock` is the store lock. */
+  readonly path: string;
+  /** Source of the journal's own timestamps (`at`, `created_at`, `updated_at`). */
+  readonly clock?: Pick<Clock, 'now'>;
+  /** Snapshot codec; defaults to JSON with tagged decimals ({@link decimalJsonCodec}). */
+  readonly codec?: SnapshotCodec<O>;
+  /**
+   * For operator tools reading a store a daemon may hold: no lock, no migration, no writes.
+   * WAL lets it read while the daemon writes.
+   */
+  readonly readOnly?: boolean;
+}
+
+/**
+ * Opens (creating and migrating as needed) the durable order journal and takes the store lock.
+ * Throws `StoreLockedError` when another live process, or another journal in this process,
+ * holds the store.
+ */
+export function openJournal<O extends JournalOrder = JournalOrder>(options: JournalOptions<O>): Journal<O> {
+  const clock = options.clock ?? systemClock;
+  const codec = options.codec ?? decimalJsonCodec<O>();
+  if (options.readOnly === true) {
+    const db = new Database(options.path, { readonly: true, fileMustExist: true });
+    try {
+      applyPragmas(db, true);
+      assertSchemaCurrent(db, options.path);
+      return new Journal<O>({ path: options.path, db, lock: null, clock, codec, schema: null });
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+  const lock = acquireStoreLock(options.path);
+  let db: Db | undefined;
+  try {
+    db = new Database(options.path);
+    applyPragmas(db, false);
+    const schema = migrate(db, clock.now());
+    return new Journal<O>({ path: options.path, db, lock, clock, codec, schema });
+  } catch (err) {
+    db?.close();
+    lock.release();
+    throw err;
+  }
+}
+
+interface JournalInit<O> {
+  readonly path: string;
+  readonly db: Db;
+  readonly lock: StoreLock | null;
+  readonly clock: Pick<Clock, 'now'>;
+  readonly codec: SnapshotCodec<O>;
+  readonly schema: MigrationReport | null;
+}
+
+/**
+ * The durable order journal. Every method is synchronous and every write method commits (with
+ * an fsync, see `applyPragmas`) before it returns: call it BEFORE the venue call that depends on
+ * the change, and skip the call if it throws. A write either stores everything or nothing.
+ */
+export class Journal<O extends JournalOrder = JournalOrder> {
+  readonly path: string;
+  /** Random id of this process run (null when read-only); part of every clientOrderId suffix. */
+  readonly runId: string | null;
+  /** The previous holder when this open took over a stale lock (after a crash), else null. */
+  readonly staleLock: LockHolder | null;
+  /** What the open migrated; null when read-only. */
+  readonly schema: MigrationReport | null;
+  private readonly db: Db;
+  private readonly st: Statements;
+  private readonly lock: StoreLock | null;
+  private readonly clock: Pick<Clock, 'now'>;
+  private readonly codec: SnapshotCodec<O>;
+  private readonly writes: OrderWrites<O>;
+  private readonly inTransaction: <T>(fn: () => T) => T;
+  private closed = false;
+
+  /** @internal Use {@link openJournal}. */
+  constructor(init: JournalInit<O>) {
+    this.path = init.path;
+    this.db = init.db;
+    this.lock = init.lock;
+    this.clock = init.clock;
+    this.codec = init.codec;
+    this.schema = init.schema;
+    this.staleLock = init.lock?.staleTakenOver ?? null;
+    this.st = prepareStatements(init.db);
+    const txn = init.db.transaction((fn: () => unknown) => fn());
+    this.inTransaction = <T>(fn: () => T): T => txn.immediate(fn) as T;
+    this.writes = new OrderWrites(this.st, init.clock, init.codec);
+    this.runId = init.lock === null ? null : this.startRun();
+  }
+
+  /**
+   * Records a new order of ours: the `intents` row, its `orders` row and its first transition
+   * (from null, event type `Created`), in one transaction. Throws JournalConflictError when the
+   * key or an id is already taken.
+   */
+  recordIntent(order: O): WriteResult {
+    return this.write(() => this.writes.intent(order));
+  }
+
+  /**
+   * Records one state change in ONE transaction: the transition row, the order's current row,
+   * its contractId/orderId history, and `fills` (the fills the change produced, so inventory can
+   * never disagree with `filled`). `prev === null` records an order not created by
+   * {@link recordIntent} (an adopted foreign order). Throws JournalConflictError, with nothing
+   * written, when `prev` is not what the journal holds or an id belongs to another order.
+   */
+  recordTransition(
+    prev: O | null,
+    next: O,
+    event: JournalEvent | null,
+    fills: readonly FillInput[] = [],
+  ): WriteResult {
+    return this.write(() => this.writes.transition(prev, next, event, fills));
+  }
+
+  /** Stores one fill on its own. Returns false when the same (orderId, cumulative) is already stored. */
+  recordFill(fill: FillInput): boolean {
+    return this.write(() => this.writes.fills(null, [fill]) === 1);
+  }
+
+  /**
+   * A fresh clientOrderId suffix, `<runId>-<counter base36>`. The counter is durable and
+   * committed before this returns, so a suffix is never handed out twice, even across crashes;
+   * the random run id also keeps suffixes unique if the store is restored from an old backup.
+   */
+  nextClientOrderSuffix(): string {
+    return nextSuffix(this.st, this.writableRunId());
+  }
+
+  /** The current value of the clientOrderId counter (the last one handed out). */
+  clientOrderCounter(): number {
+    return Number(this.getMeta('client_order_counter') ?? '0');
+  }
+
+  /** Orders whose state is not terminal, in creation order: what recovery must resolve. */
+  loadOpenOrders(terminal: TerminalStates): StoredOrder<O>[] {
+    this.assertOpen();
+    if (typeof terminal === 'function') return this.loadAll().filter((o) => !terminal(o.state));
+    return this.st.notInStates.all(JSON.stringify(terminal)).map((r) => toStoredOrder(r, this.codec));
+  }
+
+  /** Every order, in creation order. */
+  loadAll(): StoredOrder<O>[] {
+    this.assertOpen();
+    return this.st.all.all().map((r) => toStoredOrder(r, this.codec));
+  }
+
+  /** The order stored under a local key. */
+  get(key: string): StoredOrder<O> | undefined {
+    this.assertOpen();
+    return this.decoded(this.st.byKey.get(key));
+  }
+
+  /** The order with this clientOrderId. */
+  findByClientOrderId(clientOrderId: string): StoredOrder<O> | undefined {
+    this.assertOpen();
+    return this.decoded(this.st.byClientOrderId.get(clientOrderId));
+  }
+
+  /** The order that has, or ever had, this orderId. */
+  findByOrderId(orderId: string): StoredOrder<O> | undefined {
+    this.assertOpen();
+    return this.decoded(this.st.byOrderId.get(orderId));
+  }
+
+  /** The order that has, or ever had, this contractId; compare with `.contractId` for "current". */
+  findByContractId(contractId: string): StoredOrder<O> | undefined {
+    this.assertOpen();
+    return this.decoded(this.st.byContractId.get(contractId));
+  }
+
+  /** Every contractId the order ever had, oldest first. */
+  contractIds(key: string): string[] {
+    this.assertOpen();
+    return this.st.contractHistory.all(key).map((r) => r.contract_id);
+  }
+
+  /** Stored fills, oldest first; of one orderId when given. */
+  fills(orderId?: string): FillRecord[] {
+    this.assertOpen();
+    const rows = orderId === undefined ? this.st.allFills.all() : this.st.fillsOf.all(orderId);
+    return rows.map(toFillRecord);
+  }
+
+  /** The transition log, oldest first; of one order when `key` is given. */
+  transitions(key?: string): TransitionRow[] {
+    this.assertOpen();
+    const rows = key === undefined ? this.st.allTransitions.all() : this.st.transitionsOf.all(key);
+    return rows.map(toTransitionRow);
+  }
+
+  /** Sequence number of the last transition (0 when none). */
+  lastSeq(): number {
+    this.assertOpen();
+    return this.st.lastSeq.get()?.seq ?? 0;
+  }
+
+  /** A meta value. */
+  getMeta(key: string): string | undefined {
+    this.assertOpen();
+    return this.st.getMeta.get(key)?.value;
+  }
+
+  /** Sets a meta value (durable on return). The journal's own keys are refused. */
+  setMeta(key: string, value: string): void {
+    this.writableRunId();
+    if (OWN_META_KEYS.test(key))
+      throw new JournalInputError(`journal: meta key ${key} is owned by the journal`);
+    this.st.setMeta.run(key, value);
+  }
+
+  /** Runs SQLite's integrity and foreign-key checks; returns the problems (empty when sound). */
+  integrityCheck(): string[] {
+    this.assertOpen();
+    const problems = (this.db.pragma('integrity_check') as { integrity_check: string }[])
+      .map((r) => r.integrity_check)
+      .filter((m) => m !== 'ok');
+    const fk = this.db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+    return [...problems, ...fk.map((r) => `foreign key: ${r.table} row ${r.rowid} → missing ${r.parent}`)];
+  }
+
+  /** Closes the store and releases the lock. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.close();
+    } finally {
+      this.lock?.release();
+    }
+  }
+
+  private startRun(): string {
+    const run = {
+      runId: randomRunId(),
+      pid: process.pid,
+      startedAt: this.clock.now(),
+      staleLockPid: this.staleLock?.pid ?? null,
+    };
+    this.inTransaction(() => registerRun(this.st, run));
+    return run.runId;
+  }
+
+  private write<T>(fn: () => T): T {
+    this.writableRunId();
+    return this.inTransaction(fn);
+  }
+
+  private writableRunId(): string {
+    this.assertOpen();
+    if (this.runId === null) throw new JournalReadOnlyError(this.path);
+    return this.runId;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new JournalClosedError(this.path);
+  }
+
+  private decoded(row: OrderRow | undefined): StoredOrder<O> | undefined {
+    return row === undefined ? undefined : toStoredOrder(row, this.codec);
+  }
+}
