@@ -1,0 +1,105 @@
+import type { Dec } from '../core/decimal.js';
+import type { Side } from '../venue/schemas.js';
+
+/**
+ * What the pollers know about the market at one instant. The strategy, the reconciler and the
+ * risk gate are pure functions of a snapshot: the snapshot carries the time (`now`), so none of
+ * them reads a clock.
+ */
+export interface MarketSnapshot {
+  /** When the snapshot was assembled, ms since the epoch (from the injected Clock). */
+  readonly now: number;
+  readonly pairs: Readonly<Record<string, PairMarket>>;
+  /** Balances by instrument; null until the first successful balances poll. */
+  readonly balances: Readonly<Record<string, BalanceView>> | null;
+  readonly balancesAt: number | null;
+  /** The account as last read; null until the first successful read. */
+  readonly account: AccountView | null;
+}
+
+/** One price level. */
+export interface Level {
+  readonly price: Dec;
+  readonly quantity: Dec;
+}
+
+/** A book snapshot as polled. Bids descending, asks ascending, best first. */
+export interface BookView {
+  readonly bids: readonly Level[];
+  readonly asks: readonly Level[];
+  /** The venue's `asOf.sequence`. */
+  readonly sequence: number;
+  /** When the poll that produced it succeeded. */
+  readonly receivedAt: number;
+}
+
+/** A public trade (no attribution). */
+export interface TradeView {
+  readonly tradeId: string;
+  readonly price: Dec;
+  readonly quantity: Dec;
+  /** `executedAt`, ms since the epoch. */
+  readonly at: number;
+}
+
+/** A price from an external source (HTTP JSON feed) or configuration. */
+export interface ExternalPrice {
+  readonly price: Dec;
+  readonly at: number;
+}
+
+/** Everything known about one pair. */
+export interface PairMarket {
+  readonly pair: string;
+  readonly base: string;
+  readonly quote: string;
+  /** Minimum notional in the quote instrument; null when the venue sets none. */
+  readonly minQuoteAmount: Dec | null;
+  /** The latest book; null until the first good poll. */
+  readonly book: BookView | null;
+  /** Recent public trades, newest first. */
+  readonly trades: readonly TradeView[];
+  /** The external reference feed, when configured and fresh enough to be reported. */
+  readonly external: ExternalPrice | null;
+}
+
+/** One instrument's balance. */
+export interface BalanceView {
+  readonly available: Dec;
+  readonly locked: Dec;
+}
+
+/** The account fields the daemon acts on. */
+export interface AccountView {
+  readonly status: string;
+  readonly maxOpenOrders: number | null;
+  readonly ordersPerMinute: number | null;
+  readonly clientOrderIdPrefix: string;
+  readonly readAt: number;
+  /** True when the last account read failed with an auth error (401). */
+  readonly authFailing: boolean;
+}
+
+/**
+ * One of the daemon's own orders as the strategy and the reconciler see it: enough to keep,
+ * replace or cancel it, nothing of the pipeline's internals.
+ */
+export interface OwnOrderView {
+  /** The registry key of the order. */
+  readonly key: string;
+  /** The quote slot, `<pair>:<side>:<level>`, or null for adopted/foreign orders. */
+  readonly slot: string | null;
+  readonly pair: string;
+  readonly side: Side;
+  readonly price: Dec;
+  /** Quantity not yet filled. */
+  readonly remaining: Dec;
+  /** Resting on the book (OPEN / PARTIALLY_FILLED); false while placing, unknown or cancelling. */
+  readonly resting: boolean;
+  /** The outcome of its placement is not known; the slot must not be placed again. */
+  readonly unknown: boolean;
+  /** A cancel has been requested or is running. */
+  readonly cancelling: boolean;
+  /** When it started resting (or was created), ms; for `maxOrderAge`. */
+  readonly since: number;
+}
