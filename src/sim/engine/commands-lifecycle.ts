@@ -1,0 +1,70 @@
+import type { PreparedCommand } from './commands.js';
+import type { EngineCore } from './engine-core.js';
+import { transition } from './orders.js';
+
+/**
+ * Creates a prepared command (placement or cancel) with a fresh seeded 32-byte hash, a command
+ * id and a one-time submitToken, and arms its cache deadline.
+ */
+export function createCommand(
+  core: EngineCore,
+  init: Pick<PreparedCommand, 'kind' | 'partyId' | 'orderId' | 'contractId' | 'reason'>,
+): PreparedCommand {
+  const now = core.now();
+  const hash = core.ids.bytes(32);
+  const cmd: PreparedCommand = {
+    ...init,
+    commandId: core.ids.commandId(),
+    submitToken: core.ids.submitToken(),
+    hash,
+    hashB64: Buffer.from(hash).toString('base64'),
+    hashingSchemeVersion: core.settings.hashingSchemeVersion,
+    preparedAt: now,
+    cacheExpiresAt: now + core.settings.preparedTtlMs,
+    tokenExpiresAt: now + core.settings.submitTokenTtlMs,
+    state: 'prepared',
+    commitScheduled: false,
+  };
+  core.commands.add(cmd);
+  core.timers.after(core.settings.preparedTtlMs, () => onDeadline(core, cmd));
+  core.truth.event('command.prepared', {
+    kind: cmd.kind,
+    commandId: cmd.commandId,
+    orderId: cmd.orderId,
+    partyId: cmd.partyId,
+    contractId: cmd.contractId,
+  });
+  return cmd;
+}
+
+/**
+ * The prepared transaction's deadline. Unsubmitted: the prepare is abandoned and expires with
+ * no funds committed (a placement's order reads EXPIRED and is never listed). Submitted but
+ * never dispatched to the ledger (a lost submission): it can no longer commit, so it fails
+ * (a placement reads REJECTED). A dispatched command commits on its own timer, deadline or not.
+ */
+function onDeadline(core: EngineCore, cmd: PreparedCommand): void {
+  const now = core.now();
+  if (cmd.state === 'prepared') {
+    core.commands.setState(cmd, 'expired');
+    core.truth.event('command.expired', { kind: cmd.kind, commandId: cmd.commandId, orderId: cmd.orderId });
+    if (cmd.kind === 'place') {
+      const o = core.orders.get(cmd.orderId);
+      if (o && o.status === null) transition(o, now, 'prepare-abandoned', 'EXPIRED');
+    }
+  } else if (cmd.state === 'submitted' && !cmd.commitScheduled) {
+    core.commands.setState(cmd, 'failed');
+    core.truth.commit({
+      kind: cmd.kind,
+      commandId: cmd.commandId,
+      orderId: cmd.orderId,
+      partyId: cmd.partyId,
+      ok: false,
+      reason: 'never-confirmed',
+    });
+    if (cmd.kind === 'place') {
+      const o = core.orders.get(cmd.orderId);
+      if (o && o.status === null) transition(o, now, 'never-confirmed', 'REJECTED');
+    }
+  }
+}

@@ -1,0 +1,226 @@
+import { type Dec, ZERO, toWire } from '../../core/decimal.js';
+import type { Order } from '../../venue/schemas.js';
+import type { KnownOrderStatus } from '../../venue/order-status.js';
+import type { FillTruth, OrderHistoryEntry, OrderTruth } from './ground-truth.js';
+
+/**
+ * Orders as the simulated venue keeps them.
+ *
+ * Status names are those of `src/venue/order-status.ts`. The life of an order in the simulator:
+ *
+ * | phase | status | contractId | listed by GET /orders |
+ * |---|---|---|---|
+ * | prepared (202 answered, unsigned) | null | null | no |
+ * | submitted (200 answered, awaiting commit) | null | null | yes |
+ * | committed, resting | OPEN, or PARTIALLY_FILLED once filled in part | current contract | yes |
+ * | fully filled | FILLED | the last contract | yes |
+ * | cancel committed | CANCELLED | the last contract | yes |
+ * | residual below minQuoteAmount, or a MARKET order's unfilled rest | EXPIRED | the last contract | yes |
+ * | prepare abandoned (never submitted within 5 min) | EXPIRED | null | no |
+ * | placement commit failed (funds, preapproval) or never confirmed by the deadline | REJECTED | null | yes |
+ *
+ * PENDING_TRIGGER is never produced: stop orders' request fields are "not shown" in the
+ * contract, so the simulator does not accept them. `GET /orders/{orderId}` reads every phase,
+ * the null-status ones included.
+ */
+export type SimOrderStatus = Exclude<KnownOrderStatus, 'PENDING_TRIGGER'>;
+
+/** One order of an account. */
+export interface OrderRecord {
+  /** Creation sequence: sort key and cursor of GET /orders. */
+  seq: number;
+  orderId: string;
+  partyId: string;
+  accountSlug: string;
+  pair: string;
+  base: string;
+  quote: string;
+  side: 'BUY' | 'SELL';
+  type: 'LIMIT' | 'MARKET';
+  /** Null for MARKET. */
+  price: Dec | null;
+  quantity: Dec;
+  filled: Dec;
+  clientOrderId: string | null;
+  correlationId: string;
+  createdAt: number;
+  updatedAt: number;
+  status: SimOrderStatus | null;
+  contractId: string | null;
+  /** Every contract id the order has had, oldest first. */
+  contractIds: string[];
+  submitted: boolean;
+  committed: boolean;
+  /** Funds backing it were withdrawn: no cancel and no fill can complete any more. */
+  stranded: boolean;
+  /** The token this order spends (quote for BUY, base for SELL) and the amount still locked for it. */
+  lockToken: string;
+  lockAmount: Dec;
+  /** The command id of the placement. */
+  placeCommandId: string;
+  history: OrderHistoryEntry[];
+  fills: FillTruth[];
+}
+
+/** True for statuses that rest on the book. */
+export function isRestingOrder(o: OrderRecord): boolean {
+  return o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED';
+}
+
+/** quantity − filled. */
+export function remaining(o: OrderRecord): Dec {
+  return o.quantity.minus(o.filled);
+}
+
+/** ISO 8601 of a clock time. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Records a change of status and/or contract in the order's history. */
+export function transition(
+  o: OrderRecord,
+  now: number,
+  event: string,
+  status: SimOrderStatus | null = o.status,
+): void {
+  o.status = status;
+  o.updatedAt = now;
+  o.history.push({ at: now, status, contractId: o.contractId, filled: toWire(o.filled), event });
+}
+
+/** The order as the API shows it (section 2, "Order"). */
+export function orderToWire(o: OrderRecord): Order {
+  return {
+    contractId: o.contractId,
+    orderId: o.orderId,
+    pair: o.pair,
+    side: o.side,
+    type: o.type,
+    price: o.price === null ? null : toWire(o.price),
+    quantity: toWire(o.quantity),
+    filled: toWire(o.filled),
+    status: o.status,
+    stopPrice: null,
+    timestamp: iso(o.createdAt),
+    updatedAt: iso(o.updatedAt),
+    clientOrderId: o.clientOrderId,
+    correlationId: o.correlationId,
+    // Registered market makers are fee-exempt: the venue shows zero fees on place and cancel.
+    providerFeeAmount: '0',
+    cancelFee: { charged: false, amount: '0' },
+  };
+}
+
+/** The order as the ground truth shows it. */
+export function orderToTruth(o: OrderRecord): OrderTruth {
+  return {
+    orderId: o.orderId,
+    partyId: o.partyId,
+    accountSlug: o.accountSlug,
+    clientOrderId: o.clientOrderId,
+    pair: o.pair,
+    side: o.side,
+    type: o.type,
+    price: o.price === null ? null : toWire(o.price),
+    quantity: toWire(o.quantity),
+    filled: toWire(o.filled),
+    status: o.status,
+    contractId: o.contractId,
+    contractIds: [...o.contractIds],
+    submitted: o.submitted,
+    committed: o.committed,
+    stranded: o.stranded,
+    lock: { token: o.lockToken, amount: toWire(o.lockAmount) },
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+    history: o.history.map((h) => ({ ...h })),
+    fills: o.fills.map((f) => ({ ...f })),
+  };
+}
+
+/** Every order ever created, with the indexes the endpoints need. */
+export class OrderStore {
+  private seq = 0;
+  private readonly byId = new Map<string, OrderRecord>();
+  /** Every contract id ever issued (current and archived) → order id. */
+  private readonly byContract = new Map<string, string>();
+  /** `${partyId}\n${clientOrderId}` → the latest order id with that clientOrderId. */
+  private readonly byClientId = new Map<string, string>();
+
+  /** Creates the record of a freshly prepared order. */
+  create(
+    init: Omit<
+      OrderRecord,
+      | 'seq'
+      | 'filled'
+      | 'status'
+      | 'contractId'
+      | 'contractIds'
+      | 'submitted'
+      | 'committed'
+      | 'stranded'
+      | 'lockAmount'
+      | 'history'
+      | 'fills'
+      | 'updatedAt'
+    >,
+  ): OrderRecord {
+    const o: OrderRecord = {
+      ...init,
+      seq: ++this.seq,
+      filled: ZERO,
+      status: null,
+      contractId: null,
+      contractIds: [],
+      submitted: false,
+      committed: false,
+      stranded: false,
+      lockAmount: ZERO,
+      updatedAt: init.createdAt,
+      history: [],
+      fills: [],
+    };
+    this.byId.set(o.orderId, o);
+    if (o.clientOrderId !== null) this.byClientId.set(clientKey(o.partyId, o.clientOrderId), o.orderId);
+    transition(o, o.createdAt, 'prepared', null);
+    return o;
+  }
+
+  get(orderId: string): OrderRecord | undefined {
+    return this.byId.get(orderId);
+  }
+
+  /** The order that ever had `contractId` (current or archived). */
+  byContractId(contractId: string): OrderRecord | undefined {
+    const id = this.byContract.get(contractId);
+    return id === undefined ? undefined : this.byId.get(id);
+  }
+
+  /** The latest order of `partyId` created with `clientOrderId`. */
+  byClientOrderId(partyId: string, clientOrderId: string): OrderRecord | undefined {
+    const id = this.byClientId.get(clientKey(partyId, clientOrderId));
+    return id === undefined ? undefined : this.byId.get(id);
+  }
+
+  /** Gives the order a new current contract id (first commit, or rotation on a partial fill). */
+  assignContract(o: OrderRecord, contractId: string): void {
+    o.contractId = contractId;
+    o.contractIds.push(contractId);
+    this.byContract.set(contractId, o.orderId);
+  }
+
+  /** All orders, oldest first. */
+  all(): OrderRecord[] {
+    return [...this.byId.values()];
+  }
+
+  /** Orders of a party, oldest first. */
+  ofParty(partyId: string): OrderRecord[] {
+    return this.all().filter((o) => o.partyId === partyId);
+  }
+}
+
+function clientKey(partyId: string, clientOrderId: string): string {
+  return `${partyId}\n${clientOrderId}`;
+}

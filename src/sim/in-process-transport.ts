@@ -1,0 +1,97 @@
+import { abortReason } from '../core/clock.js';
+import type { Transport, TransportRequest, TransportResponse } from '../venue/transport.js';
+import type { Router } from './router/router.js';
+import type { SimHost } from './router/types.js';
+
+/** Where the in-process venue pretends to live. */
+export interface InProcessTransportOptions {
+  router: Router;
+  /** The base URL the client is configured with (ends in `/v1`). */
+  baseUrl: string;
+  /** The submit URL the venue puts in signing envelopes; requests to its origin reach the submit host. */
+  submitUrl: string;
+}
+
+/**
+ * Default URLs of the in-process venue: the daemon's default venue URLs (loopback, so the
+ * client's plain-http policy accepts them). No socket is ever opened for them.
+ */
+export const IN_PROCESS_BASE_URL = 'http://127.0.0.1:8710/v1';
+export const IN_PROCESS_SUBMIT_URL = 'http://127.0.0.1:8711/submit';
+
+/**
+ * The venue client's {@link Transport} without sockets: each request goes straight to the
+ * router, so tests and accelerated simulations drive the same engine under fake timers.
+ *
+ * Requests to the base URL's origin reach the trade API (and `/admin` the operator's
+ * endpoints); requests to the submit URL's origin reach the submission host; anything else fails
+ * like a refused connection. The request's AbortSignal rejects the call at once with its
+ * reason (the venue, like a real server, carries on with work already started).
+ */
+export class InProcessTransport implements Transport {
+  private closed = false;
+  private readonly base: URL;
+  private readonly submit: URL;
+
+  constructor(private readonly options: InProcessTransportOptions) {
+    this.base = new URL(options.baseUrl);
+    this.submit = new URL(options.submitUrl);
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  get submitUrl(): string {
+    return this.options.submitUrl;
+  }
+
+  request(req: TransportRequest): Promise<TransportResponse> {
+    if (this.closed) return Promise.reject(new Error('in-process transport is closed'));
+    if (req.signal.aborted) return Promise.reject(abortReason(req.signal));
+    const target = this.route(req.url);
+    if (!target) {
+      return Promise.reject(
+        Object.assign(new Error(`connect ECONNREFUSED ${req.url.host}`), { code: 'ECONNREFUSED' }),
+      );
+    }
+    const pending = this.options.router.handle({
+      host: target.host,
+      method: req.method,
+      path: target.path,
+      query: req.url.searchParams,
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      submitUrl: this.options.submitUrl,
+    });
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const onAbort = (): void => reject(abortReason(req.signal));
+      req.signal.addEventListener('abort', onAbort, { once: true });
+      void pending.then((res) => {
+        req.signal.removeEventListener('abort', onAbort);
+        resolve({ status: res.status, headers: { ...res.headers }, body: res.body });
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private route(url: URL): { host: SimHost; path: string } | null {
+    if (
+      url.origin === this.submit.origin &&
+      (url.origin !== this.base.origin || url.pathname === this.submit.pathname)
+    ) {
+      return { host: 'submit', path: url.pathname === this.submit.pathname ? '/submit' : url.pathname };
+    }
+    if (url.origin !== this.base.origin) return null;
+    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/'))
+      return { host: 'admin', path: url.pathname };
+    const basePath = this.base.pathname.replace(/\/+$/, '');
+    if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
+      return { host: 'api', path: url.pathname };
+    return { host: 'api', path: `/v1${url.pathname.slice(basePath.length)}` };
+  }
+}

@@ -1,0 +1,256 @@
+import { type KeyObject, generateKeyPairSync, sign as edSign } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { z } from 'zod';
+import type { Clock } from '../../src/core/clock.js';
+import type { AccountSetup } from '../../src/sim/engine/venue-engine.js';
+import type { LatencyProfile } from '../../src/sim/latency.js';
+import type { SimConfigInput } from '../../src/sim/sim-config.js';
+import { SimVenue } from '../../src/sim/sim-venue.js';
+import {
+  ErrorBody,
+  type Order,
+  OrderData,
+  PrepareCancelData,
+  PrepareOrderData,
+  type SigningEnvelope,
+  okEnvelope,
+} from '../../src/venue/schemas.js';
+
+/** A sim config for tests: two pairs (min notional 10 USDC), no market model, a live book projection. */
+export function testSimConfig(overrides: Partial<SimConfigInput> = {}): SimConfigInput {
+  return {
+    seed: 7,
+    latency: { profile: 'instant' },
+    pairs: [
+      { pair: 'BTC/USDC', base: 'BTC', quote: 'USDC', minQuoteAmount: '10', feeSymbol: 'USDC' },
+      { pair: 'ETH/USDC', base: 'ETH', quote: 'USDC', minQuoteAmount: '10', feeSymbol: 'USDC' },
+    ],
+    accounts: [],
+    bookProjectionLagMs: 0,
+    market: { enabled: false },
+    ...overrides,
+  };
+}
+
+/** An Ed25519 key pair and its public key in both wire forms. */
+export interface TestKey {
+  privateKey: KeyObject;
+  /** base64 of the raw 32 bytes. */
+  publicKeyRaw: string;
+  /** base64 of the SPKI DER. */
+  publicKeySpki: string;
+  /** Signs the raw bytes of a base64 preparedTransactionHash; returns base64. */
+  sign(hashB64: string): string;
+}
+
+/** A fresh Ed25519 key, signing for real with node:crypto. */
+export function makeTestKey(): TestKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+  return {
+    privateKey,
+    publicKeyRaw: spki.subarray(12).toString('base64'),
+    publicKeySpki: spki.toString('base64'),
+    sign: (hashB64) => edSign(null, Buffer.from(hashB64, 'base64'), privateKey).toString('base64'),
+  };
+}
+
+/** One HTTP exchange. */
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Options of {@link startSimHarness}. */
+export interface SimHarnessOptions {
+  /** Merged over {@link testSimConfig}. */
+  config?: Partial<SimConfigInput>;
+  /** Merged over the default test account. */
+  account?: Partial<AccountSetup>;
+  clock?: Clock;
+  latency?: LatencyProfile;
+  /**
+   * Lets pending commits happen while {@link SimHarness.waitForOrder} polls. Default: a short real
+   * sleep (right for the system clock); with a fake clock pass e.g. `() => fake.tickAsync(0)`.
+   */
+  advance?: () => Promise<unknown>;
+}
+
+/** A venue over real HTTP on port 0 with one registered account and its signing key. */
+export interface SimHarness {
+  venue: SimVenue;
+  baseUrl: string;
+  submitUrl: string;
+  adminUrl: string;
+  apiKey: string;
+  slug: string;
+  partyId: string;
+  /** The account's clientOrderId prefix, `<slug>-`. */
+  prefix: string;
+  key: TestKey;
+  /** A request to the trade API; `path` is relative to the base URL (`/orders`). */
+  api(method: 'GET' | 'POST', path: string, opts?: ApiOptions): Promise<HttpResult>;
+  /** A request to the operator's loopback endpoints; `path` is relative to `/admin`. */
+  admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<HttpResult>;
+  /** POSTs a correctly signed submission for `signing` (fields overridable) to its submitUrl. */
+  submit(signing: SigningEnvelope, overrides?: Partial<SubmitOverrides>): Promise<HttpResult>;
+  /** Prepares, signs, submits and waits until the order rests; returns it. */
+  place(order: OrderInput): Promise<Order>;
+  /** Prepares, signs and submits a cancel of the current contract; waits until CANCELLED. */
+  cancel(contractId: string): Promise<Order>;
+  /** Polls GET /orders/{orderId} until `until` holds. */
+  waitForOrder(orderId: string, until: (o: Order) => boolean, attempts?: number): Promise<Order>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link SimHarness.api}. */
+export interface ApiOptions {
+  body?: unknown;
+  /** Raw body text (wins over `body`). */
+  rawBody?: string;
+  /** How to send the key; default bearer. */
+  auth?: 'bearer' | 'x-api-key' | 'none';
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+/** The submission body fields. */
+export interface SubmitOverrides {
+  partyId: string;
+  commandId: string;
+  signature: string;
+  publicKey: string;
+  submitToken: string;
+  preparedTransactionHash: string;
+  hashingSchemeVersion: string;
+}
+
+/** What {@link SimHarness.place} places. */
+export interface OrderInput {
+  pair?: string;
+  side: 'BUY' | 'SELL';
+  price: string;
+  quantity: string;
+  clientOrderId?: string;
+}
+
+/** Parses a success envelope with a venue schema; fails loudly with the body otherwise. */
+export function okData<T extends z.ZodType>(res: HttpResult, schema: T): z.output<T> {
+  const parsed = okEnvelope(schema).safeParse(JSON.parse(res.text));
+  if (res.status >= 300 || !parsed.success) {
+    throw new Error(
+      `expected success, got ${res.status}: ${res.text}${parsed.success ? '' : `\n${parsed.error.message}`}`,
+    );
+  }
+  return (parsed.data as { data: z.output<T> }).data;
+}
+
+/** Parses an error body with the venue's schema. */
+export function errBody(res: HttpResult): ErrorBody {
+  return ErrorBody.parse(JSON.parse(res.text));
+}
+
+/** Starts a venue over HTTP on 127.0.0.1, port 0, and registers a funded account with a fresh key. */
+export async function startSimHarness(options: SimHarnessOptions = {}): Promise<SimHarness> {
+  const venue = new SimVenue({
+    config: testSimConfig(options.config),
+    clock: options.clock,
+    latency: options.latency ?? 'instant',
+  });
+  const key = makeTestKey();
+  const slug = options.account?.slug ?? 'testmm';
+  const { apiKey, partyId } = venue.registerAccount({
+    name: 'Test Market Maker',
+    slug,
+    publicKey: key.publicKeyRaw,
+    balances: { USDC: '100000', BTC: '10', ETH: '100' },
+    maxOpenOrders: 50,
+    ordersPerMinute: 1000,
+    ...options.account,
+  });
+  const urls = await venue.listen();
+  const advance = options.advance ?? (() => delay(2));
+
+  const api: SimHarness['api'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const k = opts.apiKey ?? apiKey;
+    if ((opts.auth ?? 'bearer') === 'bearer') headers['authorization'] = `Bearer ${k}`;
+    else if (opts.auth === 'x-api-key') headers['x-api-key'] = k;
+    const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${urls.baseUrl}${path}`, { method, headers, body });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
+  const admin: SimHarness['admin'] = async (method, path, body) => {
+    const res = await fetch(`${urls.adminUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
+  const submit: SimHarness['submit'] = async (signing, o = {}) => {
+    const hash = o.preparedTransactionHash ?? signing.preparedTransactionHash;
+    const body = {
+      partyId: o.partyId ?? partyId,
+      commandId: o.commandId ?? signing.commandId,
+      signature: o.signature ?? key.sign(signing.preparedTransactionHash),
+      publicKey: o.publicKey ?? key.publicKeyRaw,
+      submitToken: o.submitToken ?? signing.submitToken,
+      prepared: {
+        preparedTransactionHash: hash,
+        hashingSchemeVersion: o.hashingSchemeVersion ?? signing.hashingSchemeVersion,
+      },
+    };
+    const res = await fetch(signing.submitUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
+  const waitForOrder: SimHarness['waitForOrder'] = async (orderId, until, attempts = 200) => {
+    for (let i = 0; i < attempts; i++) {
+      const order = okData(await api('GET', `/orders/${orderId}`), OrderData).order;
+      if (until(order)) return order;
+      await advance();
+    }
+    throw new Error(`order ${orderId} never reached the expected state`);
+  };
+  const place: SimHarness['place'] = async (input) => {
+    const prep = okData(
+      await api('POST', '/orders', { body: { pair: 'BTC/USDC', type: 'LIMIT', ...input } }),
+      PrepareOrderData,
+    );
+    if (!prep.signing) return prep.order;
+    const sub = await submit(prep.signing);
+    if (sub.status !== 200) throw new Error(`submit failed ${sub.status}: ${sub.text}`);
+    return waitForOrder(prep.order.orderId, (o) => o.status !== null);
+  };
+  const cancel: SimHarness['cancel'] = async (contractId) => {
+    const prep = okData(
+      await api('POST', `/orders/${contractId}/cancel`, { body: { reason: 'test' } }),
+      PrepareCancelData,
+    );
+    const sub = await submit(prep.signing!);
+    if (sub.status !== 200) throw new Error(`cancel submit failed ${sub.status}: ${sub.text}`);
+    return waitForOrder(prep.order!.orderId, (o) => o.status === 'CANCELLED');
+  };
+  return {
+    venue,
+    ...urls,
+    apiKey,
+    slug,
+    partyId,
+    prefix: `${slug}-`,
+    key,
+    api,
+    admin,
+    submit,
+    place,
+    cancel,
+    waitForOrder,
+    close: () => venue.close(),
+  };
+}
