@@ -1,0 +1,204 @@
+/**
+ * `ledger-mm check`: the onboarding preflight (spec section 1) against the configured venue,
+ * read-only. Loads and validates the configuration first: an invalid configuration or a missing
+ * API key ends the command (exit 2) before anything is sent. A signing key that cannot be loaded
+ * is reported as a failed check, next to the venue's answers, rather than ending the command.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from '../config/load.js';
+import type { SigningConfig, VenueConfig } from '../config/schema.js';
+import {
+  formatPreflight,
+  runPreflight,
+  type PreflightInput,
+  type PreflightReport,
+} from '../daemon/preflight.js';
+import { apiKeyHandle, scrubText } from '../logging/redact.js';
+import { KeyFileError } from '../signing/key-file-error.js';
+import { loadSigner } from '../signing/load-signer.js';
+import { createLiveVenueClient, type LiveVenueClientOptions } from '../venue/live-client.js';
+import type { VenueClient } from '../venue/client.js';
+import type { RetryEvent } from '../venue/retry.js';
+import { EXIT, type Command, type CommandIo } from './command.js';
+
+const USAGE = `Usage: ledger-mm check [--config FILE]... [--json]
+
+Runs the onboarding preflight against the configured venue and prints one line per check:
+  api key         GET /account answers (the API key is accepted)
+  account status  the account is ACTIVE
+  fee exempt      feeExempt is true (if not: stop and contact the operator before trading)
+  pairs           every configured pair is listed by GET /pairs and allowed for the account
+  balances        GET /balances reads (a warning when a token of the pairs holds nothing)
+  signing key     the key file loads and its fingerprint is the one in the account's party id
+Read-only: nothing is placed, cancelled, signed or submitted.
+
+Options:
+  -c, --config FILE  A config file layered over config/default.json. Repeatable; later files
+                     win, then the files in LEDGER_MM_CONFIG, then LEDGER_MM_* variables.
+      --json         Print the report as JSON instead of text.
+  -h, --help         Show this help.
+
+The API key comes from LEDGER_MM_API_KEY, else from the file venue.apiKeyFile
+(LEDGER_MM_API_KEY_FILE); only its public handle mm_ak_<prefix> is ever printed.
+The signing key file comes from signing.keyFile (LEDGER_MM_SIGNING_KEY_FILE).
+
+Exit codes: 0 every check passed (warnings allowed); 1 a check failed; 2 bad usage, invalid
+configuration or no API key (nothing was sent to the venue).
+`;
+
+function usageError(io: CommandIo, message: string): number {
+  io.stderr(`ledger-mm check: ${message}\n\n${USAGE}`);
+  return EXIT.USAGE;
+}
+
+/**
+ * The live venue client's options from the `venue` section: URLs, the resolved API key and how
+ * it is sent, per-call timeouts, the retry policy (one attempt budget for reads and prepares),
+ * the cursor parameter and the connections per host.
+ */
+export function liveVenueOptions(
+  venue: VenueConfig,
+  onRetry?: (e: RetryEvent) => void,
+): LiveVenueClientOptions {
+  return {
+    baseUrl: venue.baseUrl,
+    submitUrl: venue.submitUrl,
+    apiKey: venue.apiKey,
+    authHeader: venue.authHeader,
+    timeouts: {
+      read: venue.timeouts.defaultMs,
+      balances: venue.timeouts.balancesMs,
+      prepare: venue.timeouts.prepareMs,
+      cancelPrepare: venue.timeouts.cancelPrepareMs,
+      submit: venue.timeouts.submitMs,
+    },
+    retry: {
+      readAttempts: venue.retry.maxAttempts,
+      prepareAttempts: venue.retry.maxAttempts,
+      baseDelayMs: venue.retry.baseDelayMs,
+      maxDelayMs: venue.retry.maxDelayMs,
+    },
+    cursorParam: venue.cursorParam,
+    pool: { connections: venue.connections },
+    ...(onRetry === undefined ? {} : { onRetry }),
+  };
+}
+
+/** The signing key's fingerprint, or why it cannot be had (reported as a failed check). */
+function signingKey(signing: SigningConfig): PreflightInput['key'] {
+  if (signing.keyFile === '') {
+    return {
+      error:
+        'no signing key configured: set LEDGER_MM_SIGNING_KEY_FILE or signing.keyFile ' +
+        '(`ledger-mm keygen` creates one)',
+    };
+  }
+  try {
+    const signer = loadSigner({
+      keyFile: signing.keyFile,
+      publicKeyFormat: signing.publicKeyFormat,
+      allowInsecureKeyFile: signing.allowInsecureKeyFile,
+    });
+    return { fingerprint: signer.fingerprint };
+  } catch (err) {
+    // KeyFileError messages name the file and the reason, never key material.
+    if (err instanceof KeyFileError) return { error: err.message };
+    throw err;
+  }
+}
+
+function errorText(err: unknown): string {
+  return scrubText(err instanceof Error ? err.message : String(err));
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  let values: { config?: string[]; json?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string', short: 'c', multiple: true },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return usageError(io, errorText(err));
+  }
+  if (values.help === true) {
+    io.stdout(USAGE);
+    return EXIT.OK;
+  }
+  const configFiles = values.config ?? [];
+  if (configFiles.some((f) => f === '')) return usageError(io, '--config needs a file path');
+
+  // 1. Configuration, fully validated before anything is sent.
+  const loaded = loadConfigOrExit({ configFiles, env: io.env, cwd: io.cwd }, io);
+  if (!loaded.ok) return loaded.exitCode;
+  const { config } = loaded;
+  const { venue } = config;
+  if (venue.apiKey === '') {
+    io.stderr(
+      'ledger-mm check: no API key configured. Set LEDGER_MM_API_KEY, or point venue.apiKeyFile ' +
+        '(LEDGER_MM_API_KEY_FILE) at a file holding it. Nothing was sent to the venue.\n',
+    );
+    return EXIT.USAGE;
+  }
+
+  // 2. The signing key: a failure here is a line of the report, not the end of the command.
+  const key = signingKey(config.signing);
+
+  // 3. The venue client (vets URLs and options again; the config has already checked them).
+  let client: VenueClient;
+  try {
+    client = createLiveVenueClient(
+      liveVenueOptions(venue, (e) =>
+        io.stderr(
+          `ledger-mm check: ${e.endpoint} attempt ${e.attempt} failed (${e.error.code}); ` +
+            `retrying in ${e.delayMs} ms\n`,
+        ),
+      ),
+    );
+  } catch (err) {
+    io.stderr(`ledger-mm check: invalid venue settings: ${errorText(err)}. Nothing was sent to the venue.\n`);
+    return EXIT.USAGE;
+  }
+
+  // 4. The preflight.
+  const handle = apiKeyHandle(venue.apiKey);
+  let report: PreflightReport;
+  try {
+    report = await runPreflight({ venue: client, key, pairs: config.pairs });
+  } finally {
+    await client.close();
+  }
+
+  if (values.json === true) {
+    const out = {
+      ok: report.ok,
+      venue: { baseUrl: venue.baseUrl, apiKey: handle },
+      pairs: config.pairs,
+      checks: report.checks,
+      account: report.account ?? null,
+      listedPairs: report.pairs ?? null,
+      balances: report.balances ?? null,
+    };
+    io.stdout(`${scrubText(JSON.stringify(out, null, 2))}\n`);
+  } else {
+    io.stdout(
+      `ledger-mm check: ${venue.baseUrl} with API key ${handle}, pairs ${config.pairs.join(', ') || '(none)'}\n\n`,
+    );
+    io.stdout(scrubText(formatPreflight(report)));
+  }
+  return report.ok ? EXIT.OK : EXIT.FAILED;
+}
+
+/** The `check` subcommand. */
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'Run the onboarding preflight against the configured venue (read-only) and print the report',
+  usage: USAGE,
+  run,
+};

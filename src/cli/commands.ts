@@ -1,0 +1,11 @@
+import { checkCommand } from './check.js';
+import type { Command } from './command.js';
+import { keygenCommand } from './keygen.js';
+import { simVenueCommand } from './sim-venue.js';
+
+/**
+ * Every `ledger-mm` subcommand, in the order the top-level help lists them. To add one, write
+ * `src/cli/<name>.ts` exporting a {@link Command} and list it here; `test/cli/run-cli.test.ts`
+ * checks that each registered command answers `--help`.
+ */
+export const COMMANDS: readonly Command[] = Object.freeze([keygenCommand, checkCommand, simVenueCommand]);

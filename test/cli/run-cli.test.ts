@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { EXIT, type CommandIo } from '../../src/cli/command.js';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { runCli, topUsage } from '../../src/cli/run-cli.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the dispatcher with captured output. The environment holds an invalid value, so any
+ * command that went past `--help` into loading its configuration would fail loudly.
+ */
+async function cli(...argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CommandIo = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: { LEDGER_MM_METRICS_PORT: 'notaport', LEDGER_MM_BASE_URL: 'http://192.0.2.1/v1' },
+    cwd: '/nonexistent-ledger-mm-cwd',
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+describe('the command registry', () => {
+  it('registers keygen and check, each name once', () => {
+    const names = COMMANDS.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['keygen', 'check']));
+    expect(new Set(names).size).toBe(names.length);
+    for (const c of COMMANDS) {
+      expect(c.name).toMatch(/^[a-z][a-z0-9-]*$/);
+      expect(c.summary.trim()).not.toBe('');
+      expect(c.summary).not.toContain('\n');
+    }
+  });
+});
+
+describe('runCli', () => {
+  it.each(['--help', '-h', 'help'])(
+    '%s prints the top-level usage listing every command, exit 0',
+    async (flag) => {
+      const run = await cli(flag);
+      expect(run.code).toBe(EXIT.OK);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe(topUsage());
+      expect(run.stdout).toMatch(/^Usage: ledger-mm <command> \[options\]/);
+      for (const c of COMMANDS)
+        expect(run.stdout).toMatch(new RegExp(`^ {2}${c.name} +${escape(c.summary)}$`, 'm'));
+    },
+  );
+
+  it('without a command prints the usage to stderr, exit 2', async () => {
+    const run = await cli();
+    expect(run.code).toBe(EXIT.USAGE);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(topUsage());
+  });
+
+  it('refuses an unknown command with exit 2 and the usage', async () => {
+    const run = await cli('frobnicate', '--help');
+    expect(run.code).toBe(EXIT.USAGE);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('ledger-mm: unknown command "frobnicate"');
+    expect(run.stderr).toContain(topUsage());
+  });
+
+  describe.each(COMMANDS.map((c) => [c.name, c] as const))('%s --help', (name, command) => {
+    it.each(['--help', '-h'])(
+      `prints the usage of ${name} with %s and exits 0, doing nothing else`,
+      async (flag) => {
+        const run = await cli(name, flag);
+        expect(run.code).toBe(EXIT.OK);
+        expect(run.stderr).toBe('');
+        expect(run.stdout).toBe(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
+        expect(run.stdout).toMatch(new RegExp(`^Usage: ledger-mm ${name}\\b`));
+      },
+    );
+
+    it('answers --help after other options too', async () => {
+      const run = await cli(name, '--bogus-option', '--help');
+      expect(run.code).toBe(EXIT.OK);
+      expect(run.stdout).toMatch(new RegExp(`^Usage: ledger-mm ${name}\\b`));
+    });
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
