@@ -22,7 +22,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name='parseFloat'], CallExpression[callee.name='parseFloat']",
+          selector:
+            "CallExpression[callee.property.name='parseFloat'], CallExpression[callee.name='parseFloat']",
           message: 'Money and quantities are decimal.js values, never floats.',
         },
       ],

@@ -7,7 +7,12 @@ import { Decimal } from 'decimal.js';
  * A dedicated constructor keeps our precision and rounding settings independent of anything
  * else in the process that configures the global `Decimal`.
  */
-export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
+export const Dec = Decimal.clone({
+  precision: 40,
+  rounding: Decimal.ROUND_HALF_EVEN,
+  toExpNeg: -30,
+  toExpPos: 40,
+});
 /** An instance of {@link Dec}. */
 export type Dec = Decimal;
 
