@@ -61,6 +61,17 @@ export interface PairMarket {
   readonly trades: readonly TradeView[];
   /** The external reference feed, when configured and fresh enough to be reported. */
   readonly external: ExternalPrice | null;
+  /**
+   * Recent mid prices, oldest first, one per book poll that had both sides; bounded in age and
+   * count. Optional for compatibility: absent means no history (treat as empty).
+   */
+  readonly mids?: readonly MidSample[];
+}
+
+/** One mid price `(best bid + best ask) / 2`, at the time the book poll succeeded. */
+export interface MidSample {
+  readonly at: number;
+  readonly price: Dec;
 }
 
 /** One instrument's balance. */

@@ -1,0 +1,28 @@
+/** Market data: the pollers, the market state they write, and the snapshot it assembles. */
+export type {
+  AccountView,
+  BalanceView,
+  BookView,
+  ExternalPrice,
+  Level,
+  MarketSnapshot,
+  MidSample,
+  OwnOrderView,
+  PairMarket,
+  TradeView,
+} from './market-snapshot.js';
+export { MarketState } from './market-state.js';
+export type { BookApply, MarketSource, MarketStateCounters, MarketStateOptions } from './market-state.js';
+export {
+  DEFAULT_MARKET_POLL_TIMEOUTS,
+  MarketPollers,
+  createMarketPollers,
+  isAuthError,
+} from './market-pollers.js';
+export type { MarketPollTimeouts, MarketPollersOptions, MarketVenue } from './market-pollers.js';
+export { appendMid, midPrice } from './mid-history.js';
+export type { MidHistoryLimits } from './mid-history.js';
+export { mergeTrades } from './trade-window.js';
+export type { TradeMerge } from './trade-window.js';
+export { toAccountView, toBalancesView, toBookView, toPairInfo, toTradeView } from './wire-convert.js';
+export type { PairInfo } from './wire-convert.js';

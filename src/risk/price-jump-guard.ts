@@ -1,0 +1,96 @@
+import { Dec } from '../core/decimal.js';
+
+/**
+ * The price-jump guard: when a pair's reference price moves more than `maxMovePct` percent
+ * within `windowMs`, the pair is paused for `cooldownMs` (the gate halts it and cancels its
+ * quotes). Pure: the samples it compares live in its state.
+ *
+ * Each new reference (newer `at` than the last sample) is compared with every sample still in
+ * the window; a move beyond the limit from any of them trips the guard. On a trip the history is
+ * reset to the new price, so after the cooldown the pair resumes unless the price jumps again;
+ * a further jump during the pause extends it.
+ */
+
+/** One reference price. */
+export interface PriceSample {
+  readonly at: number;
+  readonly price: Dec;
+}
+
+/** One pair's guard state. */
+export interface PriceJumpState {
+  /** Samples within the window, oldest first. */
+  readonly samples: readonly PriceSample[];
+  /** The pause ends at this time (ms); null when never tripped. */
+  readonly pausedUntil: number | null;
+}
+
+/** The guard's limits. */
+export interface PriceJumpParams {
+  /** Percent, e.g. 2 for 2 %. */
+  readonly maxMovePct: Dec;
+  readonly windowMs: number;
+  readonly cooldownMs: number;
+}
+
+/** The result of one step. */
+export interface PriceJumpStep {
+  readonly state: PriceJumpState;
+  readonly paused: boolean;
+  /** The move that tripped the guard this step, percent; null when it did not trip now. */
+  readonly trippedMovePct: Dec | null;
+}
+
+/** A guard that has seen nothing. */
+export const EMPTY_PRICE_JUMP: PriceJumpState = Object.freeze({
+  samples: Object.freeze([]),
+  pausedUntil: null,
+});
+
+const HUNDRED = new Dec(100);
+
+/** The largest move, percent, from any of `samples` to `price`; zero for no samples. */
+export function largestMovePct(samples: readonly PriceSample[], price: Dec): Dec {
+  let worst = new Dec(0);
+  for (const s of samples) {
+    if (!s.price.gt(0)) continue;
+    const move = price.minus(s.price).abs().div(s.price).times(HUNDRED);
+    if (move.gt(worst)) worst = move;
+  }
+  return worst;
+}
+
+/**
+ * Advances the guard to `now` with the latest reference (null when there is none). A reference
+ * that is not positive or not newer than the last sample adds nothing.
+ */
+export function stepPriceJump(
+  state: PriceJumpState,
+  reference: PriceSample | null,
+  now: number,
+  params: PriceJumpParams,
+): PriceJumpStep {
+  const cutoff = now - params.windowMs;
+  const inWindow = state.samples.filter((s) => s.at >= cutoff);
+  const last = inWindow[inWindow.length - 1];
+  const isNew = reference !== null && reference.price.gt(0) && (last === undefined || reference.at > last.at);
+  if (!isNew) {
+    const next = inWindow.length === state.samples.length ? state : { ...state, samples: inWindow };
+    return { state: next, paused: isPaused(next, now), trippedMovePct: null };
+  }
+  const move = largestMovePct(inWindow, reference.price);
+  if (move.gt(params.maxMovePct)) {
+    const until = Math.max(state.pausedUntil ?? 0, now + params.cooldownMs);
+    return {
+      state: { samples: [reference], pausedUntil: until },
+      paused: now < until,
+      trippedMovePct: move,
+    };
+  }
+  const next = { samples: [...inWindow, reference], pausedUntil: state.pausedUntil };
+  return { state: next, paused: isPaused(next, now), trippedMovePct: null };
+}
+
+function isPaused(state: PriceJumpState, now: number): boolean {
+  return state.pausedUntil !== null && now < state.pausedUntil;
+}

@@ -1,0 +1,152 @@
+import type { Dec } from '../core/decimal.js';
+import type { MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
+import type { Action } from '../strategy/quote-types.js';
+import type { BreakerState } from './error-breaker.js';
+import type { DailyLossState } from './daily-loss-guard.js';
+import type { PriceJumpState } from './price-jump-guard.js';
+import type { TokenBucketState } from './token-bucket.js';
+
+/**
+ * The types of the risk gate: its parameters, the state it carries from one evaluation to the
+ * next, its input and its verdict. The gate is a pure function of (state, input, params).
+ */
+
+/** A pair's standing: quoting normally, only reducing its position, or placing nothing. */
+export type PairRiskState = 'active' | 'reducing' | 'halted';
+
+/** The rule behind a denial, a forced cancel or a reported condition. */
+export type RiskRule =
+  /** No account read yet, account not ACTIVE, or the API key failing (401): place nothing. */
+  | 'not-ready'
+  /** The pair is not in the snapshot (not configured, or GET /pairs has not listed it). */
+  | 'unknown-pair'
+  /** Quantity or price not positive. */
+  | 'invalid-order'
+  /** The pair's last good book poll is too old (or there has never been one). */
+  | 'stale-book'
+  /** The reference moved too far too fast; the pair is paused for a cooldown. */
+  | 'price-jump'
+  /** The day's marked-to-mid loss is beyond its limit; halted until the next UTC day. */
+  | 'daily-loss'
+  /** Too many consecutive pipeline failures; placements paused with exponential backoff. */
+  | 'error-breaker'
+  /** The position is, or would be, beyond the inventory limit. */
+  | 'max-inventory'
+  | 'max-order-notional'
+  | 'max-open-orders'
+  /** The client-side ordersPerMinute budget (token bucket) is spent. */
+  | 'rate-limit'
+  /** The gate itself failed; it denies everything it cannot vouch for. */
+  | 'internal-error';
+
+/** Per-pair overrides of the limits. */
+export interface PairLimits {
+  /** Largest absolute net position, base units. */
+  readonly maxInventory?: Dec;
+  /** Largest price × quantity of one placement, quote units. */
+  readonly maxOrderNotional?: Dec;
+}
+
+/** The gate's limits. Money is `Dec`; times are ms; counts are integers. */
+export interface RiskParams {
+  /** Largest price × quantity of one placement, quote units (unless overridden per pair). */
+  readonly maxOrderNotional: Dec;
+  /** Largest |net position| × mid, quote units. */
+  readonly maxInventoryNotional: Dec;
+  readonly pairLimits: Readonly<Record<string, PairLimits>>;
+  /** Own cap on orders resting or in flight; the account's `maxOpenOrders` applies when lower. */
+  readonly maxOpenOrders: number;
+  /** Own cap on placements per 60 s; the account's `ordersPerMinute` applies when lower. */
+  readonly ordersPerMinute: number;
+  /** Token bucket capacity (burst), capped at half the effective per-minute limit. */
+  readonly rateBurst: number;
+  /** A book whose last good poll is older than this (ms) is stale. */
+  readonly staleBookMs: number;
+  readonly priceJump: {
+    /** Largest move, percent, within `windowMs` (e.g. 2 for 2 %). */
+    readonly maxMovePct: Dec;
+    readonly windowMs: number;
+    readonly cooldownMs: number;
+  };
+  readonly dailyLoss: {
+    /** Largest loss of one pair since the UTC day began, quote units (a positive amount). */
+    readonly perPair: Dec;
+    /** Largest loss summed over the pairs sharing a quote instrument, quote units. */
+    readonly total: Dec;
+  };
+  readonly breaker: {
+    /** Consecutive pipeline failures that trip the breaker. */
+    readonly failures: number;
+    readonly baseBackoffMs: number;
+    readonly maxBackoffMs: number;
+  };
+}
+
+/** What the gate carries from one evaluation to the next. Create with `initialRiskState`. */
+export interface RiskState {
+  /** When the gate first ran (ms): the grace for a pair whose book has never been polled. */
+  readonly startedAt: number;
+  readonly bucket: TokenBucketState;
+  readonly priceJump: Readonly<Record<string, PriceJumpState>>;
+  readonly dailyLoss: DailyLossState | null;
+  readonly breaker: BreakerState;
+}
+
+/** One evaluation's input. */
+export interface RiskInput {
+  readonly snapshot: MarketSnapshot;
+  /** The reconciler's actions, ranked (placements by ascending `priority`). */
+  readonly actions: readonly Action[];
+  /** Every order of ours not yet terminal (resting, in flight, unknown or cancelling). */
+  readonly ownOrders: readonly OwnOrderView[];
+  /** Net base position per pair since inception (base units; a missing pair is flat). */
+  readonly inventory: Readonly<Record<string, Dec>>;
+  /** Cumulative marked-to-mid PnL per pair, in its quote instrument (a missing pair is 0). */
+  readonly pnl: Readonly<Record<string, Dec>>;
+  /** Consecutive failures of the placement pipeline; 0 after a success. */
+  readonly pipelineFailures: number;
+  /** Evaluation time, ms (normally `snapshot.now`). */
+  readonly now: number;
+  /** The strategy's reference price per pair; the book mid is used where absent. */
+  readonly references?: Readonly<Record<string, { readonly price: Dec; readonly at: number }>>;
+  /** Resting orders of the party that are not in `ownOrders` (ignored foreign orders): they count against caps. */
+  readonly otherOpenOrders?: number;
+}
+
+/** A placement action. */
+export type PlaceAction = Extract<Action, { type: 'place' }>;
+/** A cancel action. */
+export type CancelAction = Extract<Action, { type: 'cancel' }>;
+
+/** A placement the gate refused. */
+export interface Denial {
+  readonly action: PlaceAction;
+  readonly reason: RiskRule;
+  /** For humans and logs; never parsed. */
+  readonly detail: string;
+}
+
+/** A condition in force, reported whether or not it denied anything this time. */
+export interface RiskReason {
+  /** The pair, or null for a condition of the whole account. */
+  readonly pair: string | null;
+  readonly rule: RiskRule;
+  readonly detail: string;
+  /** When a timed condition (pause, breaker, daily halt) ends, ms. */
+  readonly until?: number;
+}
+
+/** The gate's answer. */
+export interface RiskVerdict {
+  /** The state to pass to the next evaluation. */
+  readonly state: RiskState;
+  /** Every cancel of the input (never denied), then the allowed placements by priority. */
+  readonly allowed: readonly Action[];
+  readonly denied: readonly Denial[];
+  /** Cancels the gate requires on its own (stale data, halts, reducing), one per order. */
+  readonly cancels: readonly CancelAction[];
+  readonly pairStates: Readonly<Record<string, PairRiskState>>;
+  readonly reasons: readonly RiskReason[];
+  /** False while the account cannot trade (not read, not ACTIVE, key failing). */
+  readonly ready: boolean;
+}
