@@ -1,0 +1,40 @@
+import { isTerminal } from '../orders/order-state-machine.js';
+import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { Backoff } from './backoff.js';
+import type { AbortCause, CancelOutcome } from './execution-events.js';
+
+/** The cancel pool's tuning, resolved (see `CancelPoolOptions`). */
+export interface CancelConfig {
+  readonly maxAttempts: number;
+  readonly strandAfter: number;
+  readonly maxRotations: number;
+  readonly confirmBackoff: Backoff;
+  readonly confirmWindowMs: number;
+  readonly retryBackoff: Backoff;
+}
+
+/** One cancel as the pool hands it over. */
+export interface CancelJob {
+  readonly key: string;
+  readonly reason: string;
+  /** Caller signal + task timeout + close. */
+  readonly signal: AbortSignal;
+  /** Only the drain deadline: cuts an in-flight cancel submission. */
+  readonly submitSignal: AbortSignal;
+  readonly abortCause: () => AbortCause;
+}
+
+/** A {@link CancelOutcome} without the fields the run fills in. */
+type Body<T> = T extends unknown ? Omit<T, 'key' | 'orderId' | 'filled'> : never;
+export type OutcomeBody = Body<CancelOutcome>;
+/** What one attempt came to: an outcome, or go round again (with or without a backoff). */
+export type Step = OutcomeBody | { readonly again: 'now' | 'backoff' };
+
+/** The outcome body when the order no longer needs this cancel, else null. */
+export function settledBody(order: TrackedOrder, attempts: number): OutcomeBody | null {
+  if (order.state === 'STRANDED') return { kind: 'stranded', attempts };
+  if (!isTerminal(order.state)) return null;
+  if (order.state === 'CANCELLED') return { kind: 'cancelled' };
+  if (order.state === 'FILLED') return { kind: 'filled' };
+  return { kind: 'ended', state: order.state };
+}

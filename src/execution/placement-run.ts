@@ -1,0 +1,291 @@
+import { timeoutSignal } from '../core/clock.js';
+import type { OrderState } from '../orders/order-state-machine.js';
+import { SlotOccupiedError } from '../orders/registry-errors.js';
+import { echoFromWire } from '../orders/wire-events.js';
+import { VenueError } from '../venue/errors.js';
+import { delayAt, pause, raceSignal } from './backoff.js';
+import { commitDeadline } from './confirm-order.js';
+import { checkPlacementEcho } from './echo-check.js';
+import type { ExecutionContext } from './execution-context.js';
+import type { PlacementOutcome } from './execution-events.js';
+import { isAwaiting } from './order-reads.js';
+import { intentProblem, prepareBody } from './placement-intent.js';
+import { prepareRefused } from './placement-refusal.js';
+import {
+  READ_SLACK_MS,
+  type AbandonReason,
+  type OutcomeBody,
+  type PlacementEnv,
+  type PlacementJob,
+  type PlacementScope,
+} from './placement-scope.js';
+import { preparedLive, submitSigned } from './placement-submit.js';
+
+export type { PlacementConfig, PlacementEnv, PlacementJob } from './placement-scope.js';
+
+const PRE_SUBMIT: readonly OrderState[] = ['INTENT', 'PREPARING', 'PREPARED', 'SIGNED'];
+
+/**
+ * One placement, steps 2–7 of the pipeline: freshness, journaled intent, prepare, exact echo
+ * check, freshness again, sign, submit, confirm. Every venue refusal becomes a typed outcome;
+ * nothing here throws to the pipeline.
+ *
+ * Exposure-doubling rules enforced here:
+ * - a clientOrderId is minted once per intent and reused for every re-prepare (410, local
+ *   deadline, LEDGER_COMMAND_REJECTED): the venue is idempotent on it;
+ * - a submission is never retried blindly: an ambiguous one goes to UNKNOWN and is READ, and a
+ *   429 resends the same signed transaction (nothing was dispatched);
+ * - nothing is prepared while an order of ours may still await the ledger (policy `wait`).
+ */
+export class PlacementRun implements PlacementScope {
+  private key: string | null = null;
+  private clientOrderId: string | null = null;
+
+  constructor(
+    readonly env: PlacementEnv,
+    readonly job: PlacementJob,
+  ) {}
+
+  /** Runs the placement to its outcome. Never rejects. */
+  async run(): Promise<PlacementOutcome> {
+    try {
+      return await this.steps();
+    } catch (error) {
+      return this.failInternally(error);
+    }
+  }
+
+  private get ctx(): ExecutionContext {
+    return this.env.ctx;
+  }
+
+  /** Completes an outcome with this placement's identity. */
+  out(body: OutcomeBody): PlacementOutcome {
+    const order = this.key === null ? undefined : this.ctx.registry.get(this.key);
+    return {
+      intentId: this.job.intentId,
+      slot: this.job.intent.slot,
+      key: this.key,
+      clientOrderId: this.clientOrderId,
+      orderId: order?.orderId ?? null,
+      ...body,
+    };
+  }
+
+  private wanted(): boolean {
+    try {
+      return this.job.isWanted(this.job.intent);
+    } catch (err) {
+      this.ctx.alarm(
+        'internal-error',
+        this.key,
+        `isWanted threw: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return false;
+    }
+  }
+
+  private busy(): OutcomeBody | null {
+    const occupant = this.ctx.registry.inSlot(this.job.intent.slot).find((o) => o.key !== this.key);
+    return occupant === undefined
+      ? null
+      : { kind: 'slot-busy', occupantKey: occupant.key, occupantState: occupant.state };
+  }
+
+  private async steps(): Promise<PlacementOutcome> {
+    const { intent, signal } = this.job;
+    const problem = intentProblem(intent);
+    if (problem !== null) return this.out({ kind: 'refused', code: 'INVALID_INTENT' });
+    const busy = this.busy();
+    if (busy !== null) return this.out(busy);
+    if (!this.wanted()) return this.out({ kind: 'not-wanted', stage: 'queued' });
+    if (!(await this.gate()) || signal.aborted)
+      return this.out({ kind: 'aborted', reason: this.job.abortCause() });
+    // Time passed at the gate: look again.
+    const stillBusy = this.busy();
+    if (stillBusy !== null) return this.out(stillBusy);
+    if (!this.wanted()) return this.out({ kind: 'not-wanted', stage: 'queued' });
+
+    const clientOrderId = this.env.ids.next();
+    try {
+      // Journaled (writeAhead) before any venue call can carry this clientOrderId.
+      this.ctx.registry.createIntent({
+        slot: intent.slot,
+        pair: intent.pair,
+        side: intent.side,
+        type: intent.type ?? 'LIMIT',
+        price: intent.price,
+        quantity: intent.quantity,
+        clientOrderId,
+        at: this.ctx.now(),
+      });
+    } catch (err) {
+      if (err instanceof SlotOccupiedError) {
+        const occ = this.ctx.registry.get(err.occupantKey);
+        return this.out({
+          kind: 'slot-busy',
+          occupantKey: err.occupantKey,
+          occupantState: occ?.state ?? 'UNKNOWN',
+        });
+      }
+      throw err;
+    }
+    this.key = clientOrderId;
+    this.clientOrderId = clientOrderId;
+    return this.prepareLoop(clientOrderId);
+  }
+
+  /**
+   * The venue's one-at-a-time rule: with policy `wait`, no prepare while an order of ours may
+   * still await the ledger. Each wait is bounded by that order's commit deadline (5 min +
+   * margin): past it, its transaction can no longer be pending, whatever the reads say.
+   */
+  private async gate(): Promise<boolean> {
+    if (this.env.cfg.afterUnknown === 'proceed') return true;
+    const { ctx } = this;
+    const awaiting = ctx.registry.all({ foreign: false }).filter((o) => isAwaiting(o.state));
+    for (const o of awaiting) {
+      const left = commitDeadline(o, this.env.cfg.deadlineMarginMs) + READ_SLACK_MS - ctx.now();
+      if (left <= 0) continue;
+      const bound = timeoutSignal(ctx.clock, left, this.job.signal);
+      try {
+        await raceSignal(this.env.resolver.track(o.key), bound.signal);
+        // A resolver that stopped (closed, journal error) settles nothing: sit the deadline out.
+        if (isAwaiting(ctx.order(o.key).state)) await pause(ctx.clock, left, bound.signal);
+      } finally {
+        bound.dispose();
+      }
+      if (this.job.signal.aborted) return false;
+    }
+    return true;
+  }
+
+  private async prepareLoop(key: string): Promise<PlacementOutcome> {
+    const { ctx } = this;
+    const { intent, signal } = this.job;
+    const body = prepareBody(intent, key);
+    let reprepares = 0;
+    let ledgerRejects = 0;
+    for (;;) {
+      if (signal.aborted) return this.abandon(key, 'aborted');
+      ctx.mustApply(key, { type: 'PrepareStarted', at: ctx.now() });
+      const sentAt = ctx.now();
+      let result;
+      try {
+        result = await ctx.timed('prepare', key, () => ctx.venue.prepareOrder(body, { signal }));
+      } catch (err) {
+        if (!(err instanceof VenueError)) throw err;
+        if (err.code === 'LEDGER_COMMAND_REJECTED' && ledgerRejects < this.env.cfg.ledgerRejectRetries) {
+          ledgerRejects += 1;
+          const verdict = await this.afterLedgerReject(key, ledgerRejects, err.code);
+          if (verdict !== null) return verdict;
+          continue;
+        }
+        return prepareRefused(this, key, err, ledgerRejects + 1);
+      }
+      if (result.status === 201) return preparedLive(this, key, result.order);
+
+      const echo = checkPlacementEcho(intent, key, result);
+      const rec = ctx.mustApply(key, {
+        type: 'Prepared',
+        orderId: result.order.orderId,
+        clientOrderId: key,
+        echo: echoFromWire(result.order),
+        at: ctx.now(),
+      });
+      if (!echo.ok || rec.order.state !== 'PREPARED') {
+        // Invariant 2: never sign what was not asked for. The state machine ends it ABANDONED.
+        const detail = echo.diffs.join('; ') || 'the state machine refused the echo';
+        if (rec.order.state === 'PREPARED')
+          ctx.mustApply(key, { type: 'EchoMismatch', detail, at: ctx.now() });
+        ctx.emit({ type: 'echo-refused', operation: 'place', key, detail, at: ctx.now() });
+        ctx.alarm('echo-mismatch', key, detail);
+        return this.out({ kind: 'echo-mismatch', detail });
+      }
+      if (!this.wanted() || rec.order.cancelReason !== null) return this.abandon(key, 'not-wanted');
+      if (signal.aborted) return this.abandon(key, 'aborted');
+      if (ctx.now() - sentAt > this.env.cfg.submitAgeLimitMs) {
+        // Too close to the 5-minute deadline to submit safely: re-prepare, same clientOrderId.
+        ctx.mustApply(key, { type: 'CacheExpired', at: ctx.now() });
+        if (++reprepares > this.env.cfg.maxReprepares) return this.abandon(key, 'expired');
+        ctx.emit({
+          type: 'retry',
+          operation: 're-prepare',
+          key,
+          code: 'LOCAL_DEADLINE',
+          attempt: reprepares,
+          at: ctx.now(),
+        });
+        continue;
+      }
+      const signature = ctx.sign('sign', key, result.signing);
+      ctx.mustApply(key, { type: 'Signed', at: ctx.now() });
+      const submitted = await submitSigned(this, key, result.signing, signature, sentAt);
+      if (submitted !== 'reprepare') return submitted;
+      if (++reprepares > this.env.cfg.maxReprepares) return this.abandon(key, 'expired');
+      ctx.emit({
+        type: 'retry',
+        operation: 're-prepare',
+        key,
+        code: 'CACHE_EXPIRED',
+        attempt: reprepares,
+        at: ctx.now(),
+      });
+    }
+  }
+
+  /** LEDGER_COMMAND_REJECTED: check our awaiting orders, back off, re-check freshness. */
+  private async afterLedgerReject(
+    key: string,
+    attempt: number,
+    code: string,
+  ): Promise<PlacementOutcome | null> {
+    const { ctx } = this;
+    ctx.emit({ type: 'retry', operation: 'prepare', key, code, attempt, at: ctx.now() });
+    // "Check the order": an order of ours still awaiting the ledger is the usual cause.
+    for (const o of ctx.registry.all({ foreign: false }).filter((x) => isAwaiting(x.state))) {
+      void this.env.resolver.track(o.key);
+    }
+    const delayMs = delayAt(this.env.cfg.ledgerRejectBackoff, attempt - 1);
+    ctx.emit({ type: 'backoff', queue: 'placement', reason: code, delayMs, at: ctx.now() });
+    if (!(await pause(ctx.clock, delayMs, this.job.signal))) return this.abandon(key, 'aborted');
+    if (!(await this.gate())) return this.abandon(key, 'aborted');
+    if (!this.wanted()) return this.abandon(key, 'not-wanted');
+    return null;
+  }
+
+  /** Ends an unsubmitted order: an abandoned prepare commits nothing. */
+  abandon(key: string, why: AbandonReason): PlacementOutcome {
+    const { ctx } = this;
+    const before = ctx.order(key);
+    ctx.mustApply(key, { type: 'Abandoned', reason: why, at: ctx.now() });
+    if (before.orderId !== null) ctx.emit({ type: 'prepare-abandoned', key, reason: why, at: ctx.now() });
+    if (why === 'not-wanted') {
+      return this.out({ kind: 'not-wanted', stage: before.orderId === null ? 'queued' : 'prepared' });
+    }
+    if (why === 'expired') return this.out({ kind: 'failed', code: 'CACHE_EXPIRED' });
+    return this.out({ kind: 'aborted', reason: this.job.abortCause() });
+  }
+
+  /** A bug or a journal failure: never leave a signed transaction behind unaccounted. */
+  private failInternally(error: unknown): PlacementOutcome {
+    const { ctx } = this;
+    const key = this.key;
+    ctx.alarm('internal-error', key, `placement: ${error instanceof Error ? error.message : String(error)}`);
+    const order = key === null ? undefined : ctx.registry.get(key);
+    try {
+      if (key !== null && order !== undefined && PRE_SUBMIT.includes(order.state)) {
+        ctx.apply(key, { type: 'Abandoned', reason: 'internal-error', at: ctx.now() });
+      } else if (key !== null && order?.state === 'SUBMITTING') {
+        // The submission may have gone out: it is UNKNOWN until read.
+        ctx.apply(key, { type: 'SubmitAmbiguous', code: 'INTERNAL_ERROR', at: ctx.now() });
+        void this.env.resolver.track(key);
+      } else if (key !== null && order !== undefined && isAwaiting(order.state)) {
+        void this.env.resolver.track(key);
+      }
+    } catch {
+      // The journal itself is failing; the alarm above is all we can do.
+    }
+    return this.out({ kind: 'failed', code: 'INTERNAL_ERROR', error });
+  }
+}

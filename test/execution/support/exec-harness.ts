@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import FakeTimers from '@sinonjs/fake-timers';
+import { fakeClock, type Clock } from '../../../src/core/clock.js';
+import { dec } from '../../../src/core/decimal.js';
+import { CancelPool, type CancelPoolOptions } from '../../../src/execution/cancel-pool.js';
+import { ClientOrderIdFactory } from '../../../src/execution/client-order-id.js';
+import { ExecutionEventHub, type ExecutionEvent } from '../../../src/execution/execution-events.js';
+import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
+import {
+  PlacementPipeline,
+  type PlacementPipelineOptions,
+} from '../../../src/execution/placement-pipeline.js';
+import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
+import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
+import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
+import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import { signerFromSeed, type Signer } from '../../../src/signing/index.js';
+import type { AccountSetup } from '../../../src/sim/engine/venue-engine.js';
+import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../src/sim/in-process-transport.js';
+import type { LatencyProfile } from '../../../src/sim/latency.js';
+import type { SimConfigInput } from '../../../src/sim/sim-config.js';
+import { SimVenue } from '../../../src/sim/sim-venue.js';
+import { VenueClient, type Transport, type VenueTimeouts } from '../../../src/venue/index.js';
+import { testSimConfig } from '../../helpers/sim-harness.js';
+
+/** The fixed start of fake time. */
+export const T0 = Date.parse('2025-03-01T12:00:00.000Z');
+
+/** One journal write, with how many venue calls the ground truth had seen when it happened. */
+export interface JournalMark {
+  readonly key: string;
+  readonly state: string;
+  readonly event: string | null;
+  readonly callsBefore: number;
+}
+
+/** Options of {@link execHarness}. */
+export interface ExecHarnessOptions {
+  readonly latency?: LatencyProfile;
+  readonly config?: Partial<SimConfigInput>;
+  readonly account?: Partial<AccountSetup>;
+  readonly pipeline?: Partial<PlacementPipelineOptions>;
+  readonly pool?: Partial<CancelPoolOptions>;
+  readonly timeouts?: Partial<VenueTimeouts>;
+  /** Wraps the in-process transport (tampering, hiding reads…). */
+  readonly wrap?: (inner: Transport) => Transport;
+}
+
+/** A simulated venue on a fake clock and the whole execution layer against it, journal included. */
+export interface ExecHarness {
+  readonly fake: FakeTimers.Clock;
+  readonly clock: Clock;
+  readonly venue: SimVenue;
+  readonly client: VenueClient;
+  readonly signer: Signer;
+  readonly partyId: string;
+  readonly slug: string;
+  readonly apiKey: string;
+  readonly journal: Journal<TrackedOrder>;
+  readonly journalMarks: JournalMark[];
+  readonly registry: OrderRegistry;
+  readonly resolver: UnknownResolver;
+  readonly pipeline: PlacementPipeline;
+  readonly pool: CancelPool;
+  readonly events: ExecutionEvent[];
+  /** Drives fake time until `promise` settles (or `maxMs` of fake time passed: then throws). */
+  settle<T>(promise: Promise<T>, maxMs?: number): Promise<T>;
+  /** Advances fake time by `ms`. */
+  advance(ms: number): Promise<void>;
+  /** Events of one type. */
+  eventsOf<K extends ExecutionEvent['type']>(type: K): Extract<ExecutionEvent, { type: K }>[];
+  close(): Promise<void>;
+}
+
+/** A BUY intent on BTC/USDC, 0.01 @ 60000 by default. */
+export function buy(slot: string, price = '60000', quantity = '0.01'): PlacementIntent {
+  return { slot, pair: 'BTC/USDC', side: 'BUY', price: dec(price), quantity: dec(quantity) };
+}
+
+/** A SELL intent on BTC/USDC. */
+export function sell(slot: string, price = '61000', quantity = '0.01'): PlacementIntent {
+  return { slot, pair: 'BTC/USDC', side: 'SELL', price: dec(price), quantity: dec(quantity) };
+}
+
+/** Builds the harness. Close it in `afterEach`. */
+export function execHarness(opts: ExecHarnessOptions = {}): ExecHarness {
+  const fake = FakeTimers.createClock(T0, 1_000_000);
+  const clock = fakeClock(fake);
+  const venue = new SimVenue({
+    config: testSimConfig(opts.config),
+    clock,
+    latency: opts.latency ?? 'realistic',
+  });
+  const signer = signerFromSeed(randomBytes(32));
+  const slug = opts.account?.slug ?? 'testmm';
+  const { apiKey, partyId } = venue.registerAccount({
+    name: 'Test Market Maker',
+    slug,
+    publicKey: signer.publicKey,
+    balances: { USDC: '100000', BTC: '10', ETH: '100' },
+    maxOpenOrders: 50,
+    ordersPerMinute: 1000,
+    ...opts.account,
+  });
+  const inner = venue.createTransport();
+  const client = new VenueClient({
+    baseUrl: IN_PROCESS_BASE_URL,
+    submitUrl: IN_PROCESS_SUBMIT_URL,
+    apiKey,
+    transport: opts.wrap ? opts.wrap(inner) : inner,
+    clock,
+    random: () => 0.5,
+    ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
+  });
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-exec-'));
+  const journal = openJournal<TrackedOrder>({ path: path.join(dir, 'journal.sqlite'), clock });
+  const journalMarks: JournalMark[] = [];
+  const toJournal = journalWriteAhead(journal);
+  const writeAhead = (record: TransitionRecord): void => {
+    journalMarks.push({
+      key: record.key,
+      state: record.order.state,
+      event: record.event?.type ?? null,
+      callsBefore: venue.truth.calls().length,
+    });
+    toJournal(record);
+  };
+  const registry = new OrderRegistry({ writeAhead });
+
+  const events: ExecutionEvent[] = [];
+  const hub = new ExecutionEventHub();
+  hub.subscribe((e) => events.push(e));
+  const deps = { venue: client, registry, signer, partyId, clock, observer: hub.emit };
+  const resolver = new UnknownResolver(deps);
+  const pipeline = new PlacementPipeline({
+    ...deps,
+    resolver,
+    clientOrderIds: new ClientOrderIdFactory({ prefix: `${slug}-`, clock }),
+    ...opts.pipeline,
+  });
+  const pool = new CancelPool({ ...deps, ...opts.pool });
+
+  const advance = async (ms: number): Promise<void> => {
+    await fake.tickAsync(ms);
+  };
+  const settle = async <T>(promise: Promise<T>, maxMs = 30 * 60_000): Promise<T> => {
+    let done = false;
+    const tracked = promise.finally(() => {
+      done = true;
+    });
+    for (let t = 0; !done && t < maxMs; t += 500) await fake.tickAsync(500);
+    if (!done) throw new Error(`did not settle within ${maxMs} ms of fake time`);
+    return tracked;
+  };
+  let closed = false;
+  return {
+    fake,
+    clock,
+    venue,
+    client,
+    signer,
+    partyId,
+    slug,
+    apiKey,
+    journal,
+    journalMarks,
+    registry,
+    resolver,
+    pipeline,
+    pool,
+    events,
+    settle,
+    advance,
+    eventsOf: <K extends ExecutionEvent['type']>(type: K) =>
+      events.filter((e): e is Extract<ExecutionEvent, { type: K }> => e.type === type),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await settle(Promise.all([pipeline.close({ drainMs: 1_000 }), pool.close({ drainMs: 1_000 })]), 60_000);
+      await settle(resolver.close(), 60_000);
+      await venue.close();
+      journal.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { expect } from 'vitest';
+import type { OrderRegistry } from '../../../src/orders/order-registry.js';
+import type { CallRecord, OrderTruth } from '../../../src/sim/engine/ground-truth.js';
+import type { SimVenue } from '../../../src/sim/sim-venue.js';
+
+const RESTING = new Set(['OPEN', 'PARTIALLY_FILLED']);
+const DONE = new Set(['FILLED', 'CANCELLED', 'EXPIRED', 'REJECTED']);
+
+/** When an order was on the book, from the venue's own history: [first resting, first end). */
+export function liveInterval(o: OrderTruth): { start: number; end: number } | null {
+  const start = o.history.find((h) => h.status !== null && RESTING.has(h.status))?.at;
+  if (start === undefined) return null;
+  const end = o.history.find((h) => h.at >= start && h.status !== null && DONE.has(h.status))?.at ?? Infinity;
+  return { start, end };
+}
+
+/** The party's orders in the ground truth. */
+export function partyOrders(venue: SimVenue, partyId: string): OrderTruth[] {
+  return venue.truth.orders().filter((o) => o.partyId === partyId);
+}
+
+/**
+ * THE invariant, from the venue's ground truth: no clientOrderId ever committed twice, and no
+ * quote slot ever had two orders on the book at the same time. Slots come from the registry
+ * (clientOrderId → slot); orders that are not ours are ignored.
+ */
+export function expectNoDuplicateLive(venue: SimVenue, partyId: string, registry: OrderRegistry): void {
+  const orders = partyOrders(venue, partyId);
+  const committedByCid = new Map<string, number>();
+  for (const o of orders) {
+    if (o.clientOrderId === null || !o.committed) continue;
+    committedByCid.set(o.clientOrderId, (committedByCid.get(o.clientOrderId) ?? 0) + 1);
+  }
+  for (const [cid, n] of committedByCid) expect(n, `clientOrderId ${cid} committed ${n} times`).toBe(1);
+
+  const bySlot = new Map<string, { orderId: string; start: number; end: number }[]>();
+  for (const o of orders) {
+    const slot = o.clientOrderId === null ? undefined : registry.byClientOrderId(o.clientOrderId)?.slot;
+    const live = liveInterval(o);
+    if (slot == null || live === null) continue;
+    const list = bySlot.get(slot) ?? [];
+    list.push({ orderId: o.orderId, ...live });
+    bySlot.set(slot, list);
+  }
+  for (const [slot, list] of bySlot) {
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        const a = list[i]!;
+        const b = list[j]!;
+        const overlap = a.start < b.end && b.start < a.end;
+        expect(overlap, `slot ${slot}: ${a.orderId} and ${b.orderId} were live at once`).toBe(false);
+      }
+    }
+  }
+}
+
+/** Calls of one endpoint for the party (or, for submits, of the party's commands). */
+export function callsOf(venue: SimVenue, endpoint: CallRecord['endpoint'], partyId?: string): CallRecord[] {
+  return venue.truth
+    .calls()
+    .filter((c) => c.endpoint === endpoint && (partyId === undefined || c.partyId === partyId));
+}
+
+/** The most calls of `calls` that were open at the same instant. */
+export function maxOverlap(calls: readonly CallRecord[]): number {
+  const edges: [number, number][] = [];
+  for (const c of calls) {
+    edges.push([c.startedAt, +1]);
+    edges.push([c.endedAt ?? Infinity, -1]);
+  }
+  // Ends before starts at the same instant: touching calls do not overlap.
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let max = 0;
+  for (const [, d] of edges) {
+    open += d;
+    max = Math.max(max, open);
+  }
+  return max;
+}
