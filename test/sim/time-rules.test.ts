@@ -166,6 +166,20 @@ describe('deadlines and windows (fake clock)', () => {
     expect((await prepare(v)).status).toBe(202);
   });
 
+  it('a submitted placement whose commit would land past the 5-minute deadline never commits', async () => {
+    const v = inProcessVenue({
+      config: { latency: { profile: 'instant', overrides: { confirm: [20_000, 20_000] } } },
+    });
+    const a = await prepare(v);
+    await v.fake.tickAsync(5 * 60_000 - 10_000);
+    expect((await v.submit(prepared(a).signing)).status).toBe(200);
+    await v.fake.tickAsync(20_000);
+    const order = await v.order(prepared(a).order.orderId);
+    expect([order.status, order.contractId]).toEqual(['REJECTED', null]);
+    expect(v.venue.truth.commits().at(-1)).toMatchObject({ ok: false, reason: 'past-deadline' });
+    expect(v.balances()['USDC']?.locked).toBe('0');
+  });
+
   it('the book projection lags by up to bookProjectionLagMs', async () => {
     const v = inProcessVenue({ config: { bookProjectionLagMs: 1_000 } });
     const book = async () => bookOf(await v.api('GET', '/orderbook/BTC%2FUSDC'));

@@ -41,7 +41,8 @@ export function createCommand(
  * The prepared transaction's deadline. Unsubmitted: the prepare is abandoned and expires with
  * no funds committed (a placement's order reads EXPIRED and is never listed). Submitted but
  * never dispatched to the ledger (a lost submission): it can no longer commit, so it fails
- * (a placement reads REJECTED). A dispatched command commits on its own timer, deadline or not.
+ * (a placement reads REJECTED). A dispatched command whose commit lands after the deadline
+ * fails then (see commits.ts).
  */
 function onDeadline(core: EngineCore, cmd: PreparedCommand): void {
   const now = core.now();

@@ -33,6 +33,9 @@ export function commitPlacement(core: EngineCore, cmd: PreparedCommand): void {
       reason,
     });
   };
+  // A prepared transaction past its 5-minute deadline can no longer commit, however late it
+  // reached the ledger: clients rely on this to settle "never committed".
+  if (now > cmd.cacheExpiresAt) return fail('past-deadline');
   const missing = [o.base, o.quote].find((t) => !account?.preapprovals.has(t));
   if (missing !== undefined) return fail(`no preapproval for ${missing}`);
 
@@ -143,6 +146,7 @@ export function commitCancel(core: EngineCore, cmd: PreparedCommand): void {
       reason,
     });
   };
+  if (now > cmd.cacheExpiresAt) return fail('past-deadline');
   if (o.status === 'FILLED') return fail('already filled');
   if (o.status === 'CANCELLED') return fail('already cancelled');
   if (!isRestingOrder(o)) return fail(`order is ${o.status ?? 'not committed'}`);
