@@ -1,21 +1,27 @@
 import { type AnySection, type SchemaOf, leaves } from './define.js';
 import { type ExecutionConfig, executionSchema } from './sections/execution.js';
 import { type LogConfig, logSchema } from './sections/log.js';
+import { type MarketConfig, marketSchema } from './sections/market.js';
 import { type MetricsConfig, metricsSchema } from './sections/metrics.js';
 import { pairsLeaf } from './sections/pairs.js';
 import { type RecoveryConfig, recoverySchema } from './sections/recovery.js';
+import { type RiskConfig, riskSchema } from './sections/risk.js';
 import { type ShutdownConfig, shutdownSchema } from './sections/shutdown.js';
 import { type SigningConfig, signingSchema } from './sections/signing.js';
 import { type StoreConfig, storeSchema } from './sections/store.js';
+import { type StrategyConfig, strategySchema } from './sections/strategy.js';
 import { type VenueConfig, venueSchema } from './sections/venue.js';
 
 export type { ExecutionConfig } from './sections/execution.js';
 export type { LogConfig } from './sections/log.js';
+export type { MarketConfig } from './sections/market.js';
 export type { MetricsConfig } from './sections/metrics.js';
 export type { RecoveryConfig, UnknownOrderPolicy } from './sections/recovery.js';
+export type { PairLimitConfig, RiskConfig } from './sections/risk.js';
 export type { ShutdownConfig } from './sections/shutdown.js';
 export type { PublicKeyFormatName, SigningConfig } from './sections/signing.js';
 export type { StoreConfig } from './sections/store.js';
+export type { StrategyConfig } from './sections/strategy.js';
 export type { AuthHeaderMode, VenueConfig, VenueRetryConfig, VenueTimeoutsConfig } from './sections/venue.js';
 
 /**
@@ -36,6 +42,9 @@ export interface MmConfig {
   readonly recovery: RecoveryConfig;
   readonly shutdown: ShutdownConfig;
   readonly execution: ExecutionConfig;
+  readonly strategy: StrategyConfig;
+  readonly market: MarketConfig;
+  readonly risk: RiskConfig;
 }
 
 /** The convict schema: every key has a `doc`, a `format` and a `default`. */
@@ -49,6 +58,9 @@ export const configSchema: SchemaOf<MmConfig> = {
   recovery: recoverySchema,
   shutdown: shutdownSchema,
   execution: executionSchema,
+  strategy: strategySchema,
+  market: marketSchema,
+  risk: riskSchema,
 };
 
 /** The environment variable listing extra config files (comma-separated, applied in order). */

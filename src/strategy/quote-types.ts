@@ -14,13 +14,33 @@ export interface DesiredQuote {
   /** The reference price it was made from, and when that price was observed. */
   readonly reference: Dec;
   readonly referenceAt: number;
+  /**
+   * What the order locks while it lives: the quote instrument, price × quantity, for a BUY; the
+   * base instrument, the quantity, for a SELL. Always set by `computeQuotes`; when absent the
+   * reconciler derives it from the pair name `<base>/<quote>`.
+   */
+  readonly locks?: FundsLock;
+}
+
+/** Funds an order locks in the party's wallet. */
+export interface FundsLock {
+  readonly instrument: string;
+  readonly amount: Dec;
 }
 
 /** Why a side or pair is not quoted. Reported, never thrown. */
 export interface QuoteSkip {
   readonly pair: string;
   readonly side: Side | null;
+  /** The level skipped, when only one level is (absent: the whole side or pair). */
+  readonly level?: number;
   readonly reason: string;
+  /**
+   * True when the existing orders of this pair (and side) should be left alone rather than
+   * cancelled, because the skip says nothing about their prices (e.g. no balances yet). Absent or
+   * false: the reconciler cancels them.
+   */
+  readonly keepOrders?: boolean;
 }
 
 /** The strategy's answer for one snapshot. */
@@ -29,6 +49,8 @@ export interface StrategyResult {
   readonly skipped: readonly QuoteSkip[];
   /** Reference price per pair, when one exists. */
   readonly references: Readonly<Record<string, { price: Dec; at: number }>>;
+  /** The snapshot's `now`, ms; the reconciler's clock for `maxOrderAge` (absent: no age refresh). */
+  readonly now?: number;
 }
 
 /** What the reconciler asks the execution layer to do. */
@@ -40,6 +62,8 @@ export type Action =
       readonly priority: number;
       /** The order this placement replaces (make before break: cancel it once this one rests). */
       readonly replaces: string | null;
+      /** Why it is placed: the slot is empty, its order is off target, or its order is too old. */
+      readonly reason?: 'missing' | 'reprice' | 'refresh';
     }
   | { readonly type: 'cancel'; readonly key: string; readonly reason: string };
 

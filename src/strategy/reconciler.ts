@@ -1,0 +1,192 @@
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { BalanceView, OwnOrderView } from '../market/market-snapshot.js';
+import type { ReconcileParams } from './params.js';
+import { placementPriority, priorityContext } from './priority.js';
+import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from './quote-types.js';
+
+/**
+ * The reconciler: desired quotes + own orders → ranked actions. Pure.
+ *
+ * Per desired slot:
+ * - a slot with an order being placed, unknown or being cancelled is busy: nothing is placed
+ *   for it and its resting orders are left alone (never two placements for one slot, never a
+ *   placement over an order whose outcome is not known);
+ * - otherwise a resting order within `priceToleranceBps` and `sizeTolerancePct` of the desired
+ *   quote, and younger than `maxOrderAgeMs`, is kept; further resting orders on the slot are
+ *   cancelled as duplicates;
+ * - otherwise the slot needs a placement: `missing` (no order), `reprice` (off target) or
+ *   `refresh` (too old), replacing the resting order closest in price.
+ *
+ * Own orders of slots not desired (or of no slot) are cancelled, unless a skip with
+ * `keepOrders` covers their pair and side (e.g. no balances yet). Cancels come first, unranked:
+ * they run in the concurrent pool at once. Placements follow in priority order (`priority.ts`).
+ *
+ * Make before break: placements are funded in priority order from the available balance of the
+ * instrument they lock (a replaced order's funds are still locked, so "available covers the new
+ * order" means the wallet covers both). Funded, a replacement is placed with `replaces` set and
+ * the daemon cancels the old order once the new one rests. Not funded, the old order is
+ * cancelled now and nothing is placed for the slot: the slot is busy while the cancel runs, and
+ * a later cycle places it once the cancel has released the funds (break before make). A missing
+ * slot that is not funded waits. Unknown balances (null) place nothing and break nothing.
+ */
+
+/** A placement the reconciler did not emit this cycle, and why. */
+export interface Deferred {
+  readonly slot: string;
+  readonly reason: string;
+}
+
+/** The full answer of a reconcile pass. */
+export interface ReconcilePlan {
+  /** Cancels first, then placements by ascending priority. */
+  readonly actions: Action[];
+  /** Keys of the orders kept as they are. */
+  readonly kept: string[];
+  readonly deferred: Deferred[];
+}
+
+type Need = {
+  readonly quote: DesiredQuote;
+  readonly replaces: OwnOrderView | null;
+  readonly reason: 'missing' | 'reprice' | 'refresh';
+};
+
+/** |a − b| / b in bps (b > 0). */
+function offBps(a: Dec, b: Dec): number {
+  return a.minus(b).abs().div(b).times(10_000).toNumber();
+}
+
+/** Whether `o` can stay as the order of `q`: within tolerance, and not too old. */
+export function orderFits(
+  o: OwnOrderView,
+  q: DesiredQuote,
+  params: ReconcileParams,
+  now: number | undefined,
+): { readonly fits: boolean; readonly tooOld: boolean } {
+  const priceOk = offBps(o.price, q.price) <= params.priceToleranceBps;
+  const sizeOk = offBps(o.remaining, q.quantity) / 100 <= params.sizeTolerancePct;
+  const tooOld = now !== undefined && now - o.since > params.maxOrderAgeMs;
+  return { fits: priceOk && sizeOk && !tooOld, tooOld: priceOk && sizeOk && tooOld };
+}
+
+function lockOf(q: DesiredQuote): FundsLock {
+  if (q.locks !== undefined) return q.locks;
+  const [base = q.pair, quote = q.pair] = q.pair.split('/');
+  return q.side === 'BUY'
+    ? { instrument: quote, amount: q.price.times(q.quantity) }
+    : { instrument: base, amount: q.quantity };
+}
+
+function keptBySkip(o: OwnOrderView, skips: readonly QuoteSkip[]): boolean {
+  return skips.some(
+    (s) => s.keepOrders === true && s.pair === o.pair && (s.side === null || s.side === o.side),
+  );
+}
+
+function skipReason(o: OwnOrderView, skips: readonly QuoteSkip[]): string {
+  const level = o.slot === null ? undefined : Number(o.slot.slice(o.slot.lastIndexOf(':') + 1));
+  const s = skips.find(
+    (k) =>
+      k.pair === o.pair &&
+      (k.side === null || k.side === o.side) &&
+      (k.level === undefined || k.level === level),
+  );
+  if (s !== undefined) return s.reason;
+  return o.slot === null ? 'not a quote slot' : 'slot no longer desired';
+}
+
+const cancellable = (o: OwnOrderView): boolean => o.resting && !o.cancelling && !o.unknown;
+
+/** {@link reconcile} with what it kept and what it deferred, for tests and metrics. */
+export function planReconcile(
+  desired: StrategyResult,
+  own: readonly OwnOrderView[],
+  balances: Readonly<Record<string, BalanceView>> | null,
+  params: ReconcileParams,
+): ReconcilePlan {
+  const cancels: Array<Extract<Action, { type: 'cancel' }>> = [];
+  const kept: string[] = [];
+  const deferred: Deferred[] = [];
+  const cancel = (o: OwnOrderView, reason: string): void => {
+    cancels.push({ type: 'cancel', key: o.key, reason });
+  };
+
+  const bySlot = new Map<string, DesiredQuote>();
+  for (const q of desired.quotes) if (!bySlot.has(q.slot)) bySlot.set(q.slot, q);
+  const onSlot = new Map<string, OwnOrderView[]>();
+  for (const o of own) {
+    if (o.slot !== null && bySlot.has(o.slot)) onSlot.set(o.slot, [...(onSlot.get(o.slot) ?? []), o]);
+    else if (cancellable(o) && !keptBySkip(o, desired.skipped)) cancel(o, skipReason(o, desired.skipped));
+  }
+
+  const needs: Need[] = [];
+  const fulfilled = new Set<string>();
+  for (const [slot, q] of bySlot) {
+    const orders = onSlot.get(slot) ?? [];
+    if (orders.some((o) => !cancellable(o))) {
+      fulfilled.add(slot);
+      deferred.push({ slot, reason: 'slot busy: an order is being placed, unknown or being cancelled' });
+      continue;
+    }
+    const ranked = [...orders].sort((a, b) => offBps(a.price, q.price) - offBps(b.price, q.price));
+    const keep = ranked.find((o) => orderFits(o, q, params, desired.now).fits);
+    const target = keep ?? ranked[0] ?? null;
+    for (const o of ranked) if (o !== target) cancel(o, 'duplicate order on the slot');
+    if (keep !== undefined) {
+      kept.push(keep.key);
+      fulfilled.add(slot);
+    } else if (target === null) {
+      needs.push({ quote: q, replaces: null, reason: 'missing' });
+    } else {
+      const refresh = orderFits(target, q, params, desired.now).tooOld;
+      needs.push({ quote: q, replaces: target, reason: refresh ? 'refresh' : 'reprice' });
+    }
+  }
+
+  const ctx = priorityContext(desired.quotes, own, fulfilled);
+  const ranked = needs
+    .map((n) => ({ n, priority: placementPriority(n.quote, ctx) }))
+    .sort((a, b) => a.priority - b.priority || (a.n.quote.slot < b.n.quote.slot ? -1 : 1));
+  const left = new Map<string, Dec>();
+  if (balances !== null) for (const [i, b] of Object.entries(balances)) left.set(i, b.available);
+  const places: Action[] = [];
+  for (const { n, priority } of ranked) {
+    const lock = lockOf(n.quote);
+    const available = left.get(lock.instrument) ?? ZERO;
+    if (balances !== null && available.gte(lock.amount)) {
+      left.set(lock.instrument, available.minus(lock.amount));
+      places.push({
+        type: 'place',
+        quote: n.quote,
+        priority,
+        replaces: n.replaces?.key ?? null,
+        reason: n.reason,
+      });
+    } else if (balances !== null && n.replaces !== null) {
+      cancel(n.replaces, `${n.reason}: balance does not cover both orders, cancel before placing`);
+      deferred.push({ slot: n.quote.slot, reason: 'waiting for the cancel to release funds' });
+    } else {
+      deferred.push({
+        slot: n.quote.slot,
+        reason:
+          balances === null ? 'balances unknown' : `${lock.instrument} balance does not cover the order`,
+      });
+    }
+  }
+  cancels.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { actions: [...cancels, ...places], kept, deferred };
+}
+
+/**
+ * The actions that move the book from `own` to `desired`: cancels first (unranked, for the
+ * concurrent pool), then placements by ascending priority. See the module doc for the rules.
+ */
+export function reconcile(
+  desired: StrategyResult,
+  own: readonly OwnOrderView[],
+  balances: Readonly<Record<string, BalanceView>> | null,
+  params: ReconcileParams,
+): Action[] {
+  return planReconcile(desired, own, balances, params).actions;
+}

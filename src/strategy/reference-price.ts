@@ -1,0 +1,139 @@
+import type { Dec } from '../core/decimal.js';
+import { ZERO } from '../core/decimal.js';
+import type { BookView, Level, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
+import type { PairStrategyParams, ReferenceSourceName } from './params.js';
+
+/** A book with the daemon's own orders taken out. Bids descending, asks ascending. */
+export interface OwnlessBook {
+  readonly bids: readonly Level[];
+  readonly asks: readonly Level[];
+}
+
+/** A usable reference price. */
+export interface ReferencePrice {
+  readonly price: Dec;
+  /** When the price was observed (book poll, trade, feed fetch; `now` for a static price). */
+  readonly at: number;
+  readonly source: ReferenceSourceName;
+}
+
+/** The reference price, or why there is none. Never a guess. */
+export type ReferenceResult =
+  { readonly ok: true; readonly ref: ReferencePrice } | { readonly ok: false; readonly reason: string };
+
+function levelKey(price: Dec): string {
+  return price.toFixed();
+}
+
+function subtract(levels: readonly Level[], own: ReadonlyMap<string, Dec>): Level[] {
+  const out: Level[] = [];
+  for (const l of levels) {
+    const mine = own.get(levelKey(l.price));
+    const rest = mine === undefined ? l.quantity : l.quantity.minus(mine);
+    if (rest.gt(ZERO)) out.push(mine === undefined ? l : { price: l.price, quantity: rest });
+  }
+  return out;
+}
+
+/**
+ * The polled book minus the remaining quantity of every own order of `pair` at its price level;
+ * a level that was all ours disappears.
+ *
+ * Every own order is subtracted, whatever its state: a placing or unknown order may already rest
+ * (the book poll can see a commit before the orders poll does), and a cancelling one rests until
+ * its cancel commits. Over-subtracting only hides liquidity at our own price levels; not
+ * subtracting would let the strategy quote off its own orders.
+ */
+export function bookWithoutOwn(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
+  const bids = new Map<string, Dec>();
+  const asks = new Map<string, Dec>();
+  for (const o of own) {
+    if (o.pair !== pair || !o.remaining.gt(ZERO)) continue;
+    const m = o.side === 'BUY' ? bids : asks;
+    const k = levelKey(o.price);
+    m.set(k, (m.get(k) ?? ZERO).plus(o.remaining));
+  }
+  return { bids: subtract(book.bids, bids), asks: subtract(book.asks, asks) };
+}
+
+/** `(best bid + best ask) / 2`, or null when a side is empty. */
+export function midPrice(book: OwnlessBook): Dec | null {
+  const bid = book.bids[0];
+  const ask = book.asks[0];
+  if (bid === undefined || ask === undefined) return null;
+  return bid.price.plus(ask.price).div(2);
+}
+
+/**
+ * The size-weighted microprice `(bidPx·askQty + askPx·bidQty) / (bidQty + askQty)` of the top
+ * of the book: it leans toward the side with less quantity. Null when a side is empty.
+ */
+export function microprice(book: OwnlessBook): Dec | null {
+  const bid = book.bids[0];
+  const ask = book.asks[0];
+  if (bid === undefined || ask === undefined) return null;
+  const total = bid.quantity.plus(ask.quantity);
+  return bid.price.times(ask.quantity).plus(ask.price.times(bid.quantity)).div(total);
+}
+
+function fresh(at: number, now: number, maxAgeMs: number): boolean {
+  return now - at <= maxAgeMs;
+}
+
+/**
+ * The reference price of one pair from its configured source, or the reason there is none: no
+ * data, data older than the source's max age, an empty side of the own-less book. The caller
+ * does not quote the pair without one.
+ */
+export function referencePrice(
+  market: PairMarket,
+  own: readonly OwnOrderView[],
+  params: PairStrategyParams['reference'],
+  now: number,
+): ReferenceResult {
+  const fail = (reason: string): ReferenceResult => ({ ok: false, reason });
+  const ok = (price: Dec, at: number): ReferenceResult =>
+    price.gt(ZERO)
+      ? { ok: true, ref: { price, at, source: params.source } }
+      : fail('reference price is not positive');
+  switch (params.source) {
+    case 'mid':
+    case 'microprice': {
+      const book = market.book;
+      if (book === null) return fail('no book yet');
+      if (!fresh(book.receivedAt, now, params.bookMaxAgeMs)) {
+        return fail(`book is stale (${now - book.receivedAt} ms old, max ${params.bookMaxAgeMs})`);
+      }
+      const ownless = bookWithoutOwn(book, own, market.pair);
+      const price = params.source === 'mid' ? midPrice(ownless) : microprice(ownless);
+      if (price === null) return fail('book has an empty side once our own orders are removed');
+      return ok(price, book.receivedAt);
+    }
+    case 'last': {
+      const last = market.trades[0];
+      if (last === undefined) return fail('no trade yet');
+      if (!fresh(last.at, now, params.lastMaxAgeMs)) {
+        return fail(`last trade is stale (${now - last.at} ms old, max ${params.lastMaxAgeMs})`);
+      }
+      return ok(last.price, last.at);
+    }
+    case 'static':
+      return params.staticPrice === null ? fail('no static price configured') : ok(params.staticPrice, now);
+    case 'external': {
+      const ext = market.external;
+      if (ext === null) return fail('no external price');
+      if (!fresh(ext.at, now, params.externalMaxAgeMs)) {
+        return fail(`external price is stale (${now - ext.at} ms old, max ${params.externalMaxAgeMs})`);
+      }
+      return ok(ext.price, ext.at);
+    }
+  }
+}
+
+/** Best bid and best ask of the own-less book, for the no-cross guard. */
+export function bestPrices(book: OwnlessBook): {
+  readonly bestBid: Dec | null;
+  readonly bestAsk: Dec | null;
+} {
+  return { bestBid: book.bids[0]?.price ?? null, bestAsk: book.asks[0]?.price ?? null };
+}

@@ -1,0 +1,109 @@
+import { Dec, ZERO } from '../core/decimal.js';
+import type { Side } from '../venue/schemas.js';
+import type { PairStrategyParams, SizeUnit } from './params.js';
+
+/**
+ * Spreads and levels: where the best quotes sit relative to the reference, and how the deeper
+ * levels and their sizes follow. All distances are in basis points of the reference and are
+ * applied to the `Dec` reference; bps are model numbers, prices stay decimal.
+ */
+
+const BPS = 10_000;
+
+/**
+ * A finite model number (bps, ratios) as a decimal, to 12 significant digits. Float noise such as
+ * 6.000000000000001 bps would otherwise survive into the price and, rounded away from the market,
+ * move a quote by a whole tick; 12 digits of a bps value are far finer than any tick.
+ */
+export function decOf(x: number): Dec {
+  if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
+  return new Dec(x.toPrecision(12));
+}
+
+/** `x · (1 + bps / 10 000)`. */
+export function shiftByBps(x: Dec, bps: number): Dec {
+  return x.times(decOf(bps).div(BPS).plus(1));
+}
+
+/**
+ * Where the best quotes sit before the spread clamp: the centre's shift from the reference
+ * (skew or A–S reservation) and each side's distance from the centre, all in bps.
+ */
+export interface QuoteShape {
+  readonly centerShiftBps: number;
+  readonly bidBps: number;
+  readonly askBps: number;
+}
+
+/** The best-quote distances from the reference after the clamp, bps (positive = away from it). */
+export interface QuoteDistances {
+  readonly bidBps: number;
+  readonly askBps: number;
+}
+
+/**
+ * Each side's distance from the reference, `bid = spread − shift`, `ask = spread + shift`,
+ * clamped to `[minBps, maxBps]`. The clamp keeps both quotes on their own side of the reference
+ * however far the skew or the A–S reservation moves the centre.
+ */
+export function clampDistances(shape: QuoteShape, p: PairStrategyParams['spread']): QuoteDistances {
+  const clamp = (d: number): number => Math.min(p.maxBps, Math.max(p.minBps, d));
+  return {
+    bidBps: clamp(shape.bidBps - shape.centerShiftBps),
+    askBps: clamp(shape.askBps + shape.centerShiftBps),
+  };
+}
+
+/** The unrounded best bid and ask: `ref·(1 − bid/10⁴)` and `ref·(1 + ask/10⁴)`. */
+export function bestQuotes(reference: Dec, d: QuoteDistances): { readonly bid: Dec; readonly ask: Dec } {
+  return { bid: shiftByBps(reference, -d.bidBps), ask: shiftByBps(reference, d.askBps) };
+}
+
+/**
+ * The unrounded price of `level` (0 = best) from the best price: `best·(1 ∓ level·spacing/10⁴)`,
+ * lower for bids and higher for asks.
+ */
+export function levelPrice(best: Dec, side: Side, level: number, spacingBps: number): Dec {
+  const bps = level * spacingBps;
+  return shiftByBps(best, side === 'BUY' ? -bps : bps);
+}
+
+/** The size of `level` in the configured unit: `size + level · sizeIncrement`. */
+export function levelSize(level: number, p: PairStrategyParams['levels']): { amount: Dec; unit: SizeUnit } {
+  return { amount: p.size.plus(p.sizeIncrement.times(level)), unit: p.sizeUnit };
+}
+
+/** `x` rounded down to a multiple of `step`. */
+export function floorToStep(x: Dec, step: Dec): Dec {
+  return x.div(step).floor().times(step);
+}
+
+/** `x` rounded up to a multiple of `step`. */
+export function ceilToStep(x: Dec, step: Dec): Dec {
+  return x.div(step).ceil().times(step);
+}
+
+/**
+ * The base quantity of a level at `price`: the size itself in base units, or the notional over
+ * the price in quote units; rounded down to `step`.
+ */
+export function levelQuantity(size: { amount: Dec; unit: SizeUnit }, price: Dec, step: Dec): Dec {
+  const raw = size.unit === 'base' ? size.amount : size.amount.div(price);
+  return floorToStep(raw, step);
+}
+
+/**
+ * The quantity raised, when needed, so that `price · quantity ≥ minNotional` (rounded up to
+ * `step`). Unchanged when there is no minimum or it is already met.
+ */
+export function meetMinNotional(quantity: Dec, price: Dec, minNotional: Dec | null, step: Dec): Dec {
+  if (minNotional === null || price.times(quantity).gte(minNotional)) return quantity;
+  const q = ceilToStep(minNotional.div(price), step);
+  // The quotient is rounded to 40 digits; one more step covers a quotient rounded down onto a step.
+  return price.times(q).gte(minNotional) ? q : q.plus(step);
+}
+
+/** True when the quantity is positive and meets the minimum notional at `price`. */
+export function meetsMinNotional(quantity: Dec, price: Dec, minNotional: Dec | null): boolean {
+  return quantity.gt(ZERO) && (minNotional === null || price.times(quantity).gte(minNotional));
+}

@@ -1,0 +1,241 @@
+import type { Dec } from '../core/decimal.js';
+import type { BalanceView, MarketSnapshot, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
+import type { Side } from '../venue/schemas.js';
+import { avellanedaStoikovShape } from './avellaneda-stoikov.js';
+import {
+  type FundingCandidate,
+  type PairInstruments,
+  allocateFunds,
+  fundingPools,
+  lockFor,
+} from './funding.js';
+import {
+  baseShare,
+  inventoryDeviation,
+  inventoryGate,
+  inventorySkewBps,
+  pairHoldings,
+} from './inventory-skew.js';
+import type { PairStrategyParams, StrategyParams } from './params.js';
+import { type CrossLimits, crossLimits, effectiveTick, inBand, noCross, roundAway } from './price-guards.js';
+import { type DesiredQuote, type QuoteSkip, type StrategyResult, slotId } from './quote-types.js';
+import { bestPrices, bookWithoutOwn, referencePrice } from './reference-price.js';
+import {
+  type QuoteShape,
+  bestQuotes,
+  clampDistances,
+  levelPrice,
+  levelQuantity,
+  levelSize,
+  meetMinNotional,
+} from './spread-levels.js';
+import { estimateSigma } from './volatility.js';
+
+/**
+ * The wallet as the strategy sizes against it, by instrument: `available` is free to commit now
+ * (net of placements already committed), `locked` is held by resting orders. Usually the
+ * snapshot's balances, brought up to date by the daemon; null until balances are known (then
+ * nothing is quoted and existing orders are left alone).
+ */
+export type InventoryInput = Readonly<Record<string, BalanceView>> | null;
+
+type PairOutcome =
+  | {
+      readonly ok: true;
+      readonly candidates: FundingCandidate[];
+      readonly skipped: QuoteSkip[];
+      readonly ref: Dec;
+      readonly at: number;
+    }
+  | { readonly ok: false; readonly skip: QuoteSkip; readonly ref?: { price: Dec; at: number } };
+
+/**
+ * The quotes the daemon wants on the book, from one snapshot. Pure: no IO, no clock (time is
+ * `snapshot.now`), no logs; anything not quoted is reported in `skipped` with its reason.
+ *
+ * Per pair: reference price (own orders removed from the book) → hard inventory limits →
+ * centre and spreads (linear skew, or Avellaneda–Stoikov) clamped to `[minBps, maxBps]` → levels
+ * → no-cross against the own-less book and our own orders, rounding away from the market (BUY
+ * down, SELL up) to the tick and at most 10 decimal places → price band → size, raised to the
+ * minimum notional. Then funds are handed out across all pairs, innermost level first, from
+ * `available + locked in our own resting orders` of each instrument.
+ */
+export function computeQuotes(
+  snapshot: MarketSnapshot,
+  ownOrders: readonly OwnOrderView[],
+  inventory: InventoryInput,
+  params: StrategyParams,
+): StrategyResult {
+  const skipped: QuoteSkip[] = [];
+  const candidates: FundingCandidate[] = [];
+  const references: Record<string, { price: Dec; at: number }> = {};
+  for (const pair of Object.keys(params.pairs).sort()) {
+    const p = params.pairs[pair] as PairStrategyParams;
+    const out = quotePair(pair, snapshot, ownOrders, inventory, p);
+    if (out.ok) {
+      references[pair] = { price: out.ref, at: out.at };
+      candidates.push(...out.candidates);
+      skipped.push(...out.skipped);
+    } else {
+      if (out.ref !== undefined) references[pair] = out.ref;
+      skipped.push(out.skip);
+    }
+  }
+  if (inventory === null) return { quotes: [], skipped, references, now: snapshot.now };
+  const instrumentsOf = (pair: string): PairInstruments | undefined => snapshot.pairs[pair];
+  const { funded, skipped: unfunded } = allocateFunds(
+    candidates,
+    fundingPools(inventory, ownOrders, instrumentsOf),
+  );
+  const quotes = funded.sort((a, b) => (a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0));
+  return { quotes, skipped: [...skipped, ...unfunded], references, now: snapshot.now };
+}
+
+function quotePair(
+  pair: string,
+  snapshot: MarketSnapshot,
+  own: readonly OwnOrderView[],
+  inventory: InventoryInput,
+  p: PairStrategyParams,
+): PairOutcome {
+  const skip = (reason: string, keepOrders = false): PairOutcome => ({
+    ok: false,
+    skip: keepOrders ? { pair, side: null, reason, keepOrders } : { pair, side: null, reason },
+  });
+  if (!p.enabled) return skip('pair disabled');
+  const market = snapshot.pairs[pair];
+  if (market === undefined) return skip('no market data for the pair');
+  if (inventory === null) return skip('no balances yet', true);
+  const now = snapshot.now;
+  const refRes = referencePrice(market, own, p.reference, now);
+  if (!refRes.ok) return skip(`no reference price: ${refRes.reason}`);
+  const { price: ref, at } = refRes.ref;
+  const withRef = (reason: string): PairOutcome => ({
+    ok: false,
+    skip: { pair, side: null, reason },
+    ref: { price: ref, at },
+  });
+  const book = market.book;
+  if (book === null || now - book.receivedAt > p.reference.bookMaxAgeMs) {
+    return withRef('no fresh book for the no-cross guard');
+  }
+  if (!inBand(ref, p.guards.priceFloor, p.guards.priceCeiling)) {
+    return withRef(`reference ${ref.toFixed()} is outside the price band`);
+  }
+  const holdings = pairHoldings(inventory, market.base, market.quote);
+  const share = baseShare(holdings, ref);
+  if (share === null) return withRef(`no ${market.base} and no ${market.quote} to quote with`);
+
+  let shape: QuoteShape;
+  if (p.avellanedaStoikov.enabled) {
+    const sigma = estimateSigma(market, now, p.volatility);
+    if (sigma === null) return withRef('no volatility estimate for Avellaneda–Stoikov');
+    const q = inventoryDeviation(holdings, ref, p.inventory.targetBaseShare);
+    const as = avellanedaStoikovShape(ref, q, sigma.sigma, p.avellanedaStoikov);
+    if (as === null) return withRef('Avellaneda–Stoikov gave no finite quote');
+    shape = { centerShiftBps: as.centerShiftBps, bidBps: as.halfSpreadBps, askBps: as.halfSpreadBps };
+  } else {
+    shape = {
+      centerShiftBps: inventorySkewBps(share, p.inventory),
+      bidBps: p.spread.bidBps,
+      askBps: p.spread.askBps,
+    };
+  }
+  const best = bestQuotes(ref, clampDistances(shape, p.spread));
+  const limits = crossLimits(bestPrices(bookWithoutOwn(book, own, pair)), own, pair);
+  const gate = inventoryGate(holdings, share, p.inventory);
+
+  const skipped: QuoteSkip[] = [];
+  const candidates: FundingCandidate[] = [];
+  let highestBid: Dec | null = null;
+  for (const side of ['BUY', 'SELL'] as const) {
+    if (!(side === 'BUY' ? gate.buy : gate.sell)) {
+      skipped.push({ pair, side, reason: gate.reason ?? 'inventory limit' });
+      continue;
+    }
+    // An ask must also stay above every bid we are about to quote.
+    const sideLimits: CrossLimits =
+      side === 'SELL' && highestBid !== null && (limits.askAbove === null || highestBid.gt(limits.askAbove))
+        ? { ...limits, askAbove: highestBid }
+        : limits;
+    const levels = sideLevels(
+      pair,
+      side,
+      side === 'BUY' ? best.bid : best.ask,
+      sideLimits,
+      market,
+      ref,
+      at,
+      p,
+    );
+    skipped.push(...levels.skipped);
+    candidates.push(...levels.candidates);
+    if (side === 'BUY' && levels.candidates[0] !== undefined) highestBid = levels.candidates[0].quote.price;
+  }
+  return { ok: true, candidates, skipped, ref, at };
+}
+
+function sideLevels(
+  pair: string,
+  side: Side,
+  bestRaw: Dec,
+  limits: CrossLimits,
+  market: PairMarket,
+  ref: Dec,
+  at: number,
+  p: PairStrategyParams,
+): { candidates: FundingCandidate[]; skipped: QuoteSkip[] } {
+  const tick = effectiveTick(p.guards.tick);
+  const step = p.guards.quantityStep;
+  const candidates: FundingCandidate[] = [];
+  const skipped: QuoteSkip[] = [];
+  const best = noCross(roundAway(bestRaw, side, tick), side, limits, tick);
+  let prev: Dec | null = null;
+  for (let level = 0; level < p.levels.count; level++) {
+    let price =
+      best === null
+        ? null
+        : noCross(
+            roundAway(levelPrice(best, side, level, p.levels.spacingBps), side, tick),
+            side,
+            limits,
+            tick,
+          );
+    // Levels never share or swap prices: each is at least one tick further out than the last.
+    if (price !== null && prev !== null && (side === 'BUY' ? price.gte(prev) : price.lte(prev))) {
+      price = roundAway(side === 'BUY' ? prev.minus(tick) : prev.plus(tick), side, tick);
+    }
+    if (price === null || !price.gt(0)) {
+      skipped.push({ pair, side, level, reason: 'no positive price below the no-cross limit' });
+      break;
+    }
+    prev = price;
+    if (!inBand(price, p.guards.priceFloor, p.guards.priceCeiling)) {
+      skipped.push({ pair, side, level, reason: `price ${price.toFixed()} is outside the price band` });
+      continue;
+    }
+    const qty = meetMinNotional(
+      levelQuantity(levelSize(level, p.levels), price, step),
+      price,
+      market.minQuoteAmount,
+      step,
+    );
+    if (!qty.gt(0)) {
+      skipped.push({ pair, side, level, reason: 'size rounds to zero at the quantity step' });
+      continue;
+    }
+    const quote: DesiredQuote = {
+      slot: slotId(pair, side, level),
+      pair,
+      side,
+      level,
+      price,
+      quantity: qty,
+      reference: ref,
+      referenceAt: at,
+      locks: lockFor(side, price, qty, market),
+    };
+    candidates.push({ quote, instruments: market, minNotional: market.minQuoteAmount, quantityStep: step });
+  }
+  return { candidates, skipped };
+}

@@ -1,0 +1,109 @@
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { PairMarket } from '../market/market-snapshot.js';
+import type { PairStrategyParams } from './params.js';
+
+/**
+ * Volatility for Avellaneda–Stoikov: σ of log returns per √second, from the price history a
+ * snapshot carries.
+ *
+ * History: `PairMarket.mids` (one own-less-or-raw book mid per successful book poll, oldest
+ * first) is the preferred series; when it holds too few returns, the public trades (newest
+ * first in the snapshot) are used instead. Trades bounce between bid and ask, so they overstate
+ * σ; mids are the better series. Samples older than `windowMs` are ignored.
+ *
+ * The estimator is an EWMA of realised variance over irregularly spaced samples:
+ *
+ *     σ² = Σ wᵢ·rᵢ² / Σ wᵢ·Δtᵢ,   rᵢ = ln(pᵢ / pᵢ₋₁),  Δtᵢ in seconds,  wᵢ = 2^(−ageᵢ / halfLife)
+ *
+ * where ageᵢ is the age of the later sample of the return. With equal spacing and equal weights
+ * it is the plain realised variance per second. Returns are numbers (dimensionless statistics);
+ * prices stay `Dec` until the ratio is taken.
+ */
+
+/** One price observation. */
+export interface PricePoint {
+  readonly at: number;
+  readonly price: Dec;
+}
+
+/** One log return between two samples. */
+export interface LogReturn {
+  /** `ln(p₁/p₀)`. */
+  readonly r: number;
+  /** Seconds between the samples (> 0). */
+  readonly dtSec: number;
+  /** Seconds from the later sample to now (≥ 0). */
+  readonly ageSec: number;
+}
+
+/**
+ * The numeric core: σ per √second of `returns` with EWMA half-life `halfLifeSec`, or null when
+ * there are none or the weighted time is zero.
+ */
+export function ewmaSigma(returns: readonly LogReturn[], halfLifeSec: number): number | null {
+  let num = 0;
+  let den = 0;
+  for (const { r, dtSec, ageSec } of returns) {
+    const w = Math.pow(2, -Math.max(0, ageSec) / halfLifeSec);
+    num += w * r * r;
+    den += w * dtSec;
+  }
+  if (returns.length === 0 || !(den > 0)) return null;
+  return Math.sqrt(num / den);
+}
+
+/**
+ * The log returns of `series` (oldest first) within `windowMs` of `now`. A sample that is not
+ * later than the previous one, or not positive, is dropped.
+ */
+export function logReturns(series: readonly PricePoint[], now: number, windowMs: number): LogReturn[] {
+  const out: LogReturn[] = [];
+  let prev: PricePoint | null = null;
+  for (const p of series) {
+    if (p.at < now - windowMs || p.at > now || !p.price.gt(ZERO)) continue;
+    if (prev !== null && p.at > prev.at) {
+      out.push({
+        r: p.price.div(prev.price).ln().toNumber(),
+        dtSec: (p.at - prev.at) / 1000,
+        ageSec: (now - p.at) / 1000,
+      });
+    }
+    if (prev === null || p.at > prev.at) prev = p;
+  }
+  return out;
+}
+
+/** A σ estimate and where it came from. */
+export interface SigmaEstimate {
+  /** σ of log returns per √second. */
+  readonly sigma: number;
+  readonly source: 'fixed' | 'mids' | 'trades';
+  readonly returns: number;
+}
+
+/**
+ * σ for one pair: `fixedSigma` when configured (> 0), else the EWMA over the mids, else over the
+ * trades; null when neither has `minSamples` returns in the window (the pair is then not quoted
+ * by A–S: σ is never guessed).
+ */
+export function estimateSigma(
+  market: PairMarket,
+  now: number,
+  params: PairStrategyParams['volatility'],
+): SigmaEstimate | null {
+  if (params.fixedSigma > 0) return { sigma: params.fixedSigma, source: 'fixed', returns: 0 };
+  const halfLifeSec = params.halfLifeMs / 1000;
+  const fromMids = logReturns(market.mids ?? [], now, params.windowMs);
+  if (fromMids.length >= params.minSamples) {
+    const sigma = ewmaSigma(fromMids, halfLifeSec);
+    if (sigma !== null) return { sigma, source: 'mids', returns: fromMids.length };
+  }
+  const trades = [...market.trades].reverse().map((t): PricePoint => ({ at: t.at, price: t.price }));
+  const fromTrades = logReturns(trades, now, params.windowMs);
+  if (fromTrades.length >= params.minSamples) {
+    const sigma = ewmaSigma(fromTrades, halfLifeSec);
+    if (sigma !== null) return { sigma, source: 'trades', returns: fromTrades.length };
+  }
+  return null;
+}

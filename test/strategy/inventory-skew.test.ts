@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  baseShare,
+  inventoryDeviation,
+  inventoryGate,
+  inventorySkewBps,
+  pairHoldings,
+} from '../../src/strategy/inventory-skew.js';
+import { bal, d, pairParams } from './fixtures.js';
+
+const inv = (over: Parameters<typeof pairParams>[0] = {}) => pairParams(over).inventory;
+
+describe('holdings and share', () => {
+  it('adds available and locked; a missing instrument holds zero', () => {
+    const h = pairHoldings({ BTC: bal('1', '0.5'), USDC: bal(100) }, 'BTC', 'USDC');
+    expect([h.base.toFixed(), h.quote.toFixed()]).toEqual(['1.5', '100']);
+    expect(pairHoldings({}, 'BTC', 'USDC').base.toFixed()).toBe('0');
+  });
+
+  it.each([
+    { base: '1', quote: '100', ref: '100', share: 0.5 },
+    { base: '1.5', quote: '100', ref: '100', share: 0.6 },
+    { base: '0', quote: '100', ref: '100', share: 0 },
+    { base: '2', quote: '0', ref: '100', share: 1 },
+    { base: '0', quote: '0', ref: '100', share: null },
+  ])('base $base quote $quote at $ref → $share', ({ base, quote, ref, share }) => {
+    expect(baseShare({ base: d(base), quote: d(quote) }, d(ref))).toBe(share);
+  });
+
+  it('deviation from the target in base units (A–S q)', () => {
+    // 10 BTC + 400 USDC at 100 = 14 BTC of value; target half = 7; q = 3.
+    expect(inventoryDeviation({ base: d(10), quote: d(400) }, d(100), 0.5).toFixed()).toBe('3');
+    expect(inventoryDeviation({ base: d(4), quote: d(1000) }, d(100), 0.5).toFixed()).toBe('-3');
+  });
+});
+
+describe('inventorySkewBps: target 0.5, range 0.25, max 10 bps', () => {
+  const p = inv({ inventory: { targetBaseShare: 0.5, rangeShare: 0.25, maxSkewBps: 10 } });
+  it.each([
+    { share: 0.5, bps: 0 },
+    { share: 0.625, bps: -5 }, // long: quotes move down
+    { share: 0.75, bps: -10 },
+    { share: 0.95, bps: -10 }, // clamped at the range
+    { share: 0.375, bps: 5 }, // short: quotes move up
+    { share: 0.25, bps: 10 },
+    { share: 0, bps: 10 }, // clamped
+  ])('share $share → $bps bps', ({ share, bps }) => {
+    expect(inventorySkewBps(share, p)).toBeCloseTo(bps, 12);
+  });
+
+  it('is zero when the skew is off', () => {
+    expect(inventorySkewBps(0.9, inv({ inventory: { maxSkewBps: 0 } }))).toBe(0);
+  });
+});
+
+describe('inventoryGate: past a hard limit only the reducing side is quoted', () => {
+  it.each([
+    { name: 'within limits', over: {}, base: '1', share: 0.5, buy: true, sell: true },
+    { name: 'at maxBase', over: { maxBase: '1' }, base: '1', share: 0.5, buy: false, sell: true },
+    { name: 'below maxBase', over: { maxBase: '1.5' }, base: '1', share: 0.5, buy: true, sell: true },
+    {
+      name: 'above maxBaseShare',
+      over: { maxBaseShare: 0.7 },
+      base: '1',
+      share: 0.71,
+      buy: false,
+      sell: true,
+    },
+    {
+      name: 'below minBaseShare',
+      over: { minBaseShare: 0.3 },
+      base: '1',
+      share: 0.29,
+      buy: true,
+      sell: false,
+    },
+  ])('$name', ({ over, base, share, buy, sell }) => {
+    const g = inventoryGate({ base: d(base), quote: d(100) }, share, inv({ inventory: over }));
+    expect([g.buy, g.sell]).toEqual([buy, sell]);
+    expect(g.reason === null).toBe(buy && sell);
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+
+import type { TradeView } from '../../src/market/market-snapshot.js';
+import { estimateSigma, ewmaSigma, logReturns } from '../../src/strategy/volatility.js';
+import { NOW, d, market, pairParams } from './fixtures.js';
+
+const pt = (secondsAgo: number, price: string | number) => ({ at: NOW - secondsAgo * 1000, price: d(price) });
+const R = Math.log(1.02);
+
+describe('logReturns', () => {
+  it.each([
+    {
+      name: 'consecutive samples',
+      series: [pt(2, 100), pt(1, 102), pt(0, 102)],
+      out: [
+        { r: R, dtSec: 1, ageSec: 1 },
+        { r: 0, dtSec: 1, ageSec: 0 },
+      ],
+    },
+    {
+      name: 'a sample not later than the previous one is dropped',
+      series: [pt(2, 100), pt(2, 500), pt(1, 102)],
+      out: [{ r: R, dtSec: 1, ageSec: 1 }],
+    },
+    {
+      name: 'samples outside the window (and from the future) are ignored',
+      series: [pt(700, 1), pt(2, 100), pt(1, 102), pt(-5, 900)],
+      out: [{ r: R, dtSec: 1, ageSec: 1 }],
+    },
+    {
+      name: 'non-positive prices are ignored',
+      series: [pt(2, 100), pt(1.5, 0), pt(1, 102)],
+      out: [{ r: R, dtSec: 1, ageSec: 1 }],
+    },
+  ])('$name', ({ series, out }) => {
+    const got = logReturns(series, NOW, 600_000);
+    expect(got.length).toBe(out.length);
+    got.forEach((g, i) => {
+      expect(g.r).toBeCloseTo(out[i]!.r, 12);
+      expect(g.dtSec).toBe(out[i]!.dtSec);
+      expect(g.ageSec).toBe(out[i]!.ageSec);
+    });
+  });
+});
+
+describe('ewmaSigma: σ² = Σ w·r² / Σ w·Δt, w = 2^(−age/halfLife)', () => {
+  it.each([
+    { name: 'no returns', returns: [], halfLife: 60, sigma: null },
+    // Equal weights (half-life huge): plain realised variance per second.
+    {
+      name: 'equal weights',
+      returns: [
+        { r: 0.01, dtSec: 1, ageSec: 1 },
+        { r: -0.01, dtSec: 1, ageSec: 0 },
+      ],
+      halfLife: 1e12,
+      sigma: 0.01,
+    },
+    // Weights 0.5 and 1: σ² = 0.5·R² / (0.5 + 1) = R²/3.
+    {
+      name: 'older return weighs half',
+      returns: [
+        { r: R, dtSec: 1, ageSec: 1 },
+        { r: 0, dtSec: 1, ageSec: 0 },
+      ],
+      halfLife: 1,
+      sigma: R / Math.sqrt(3),
+    },
+    // Δt = 4 s: σ² = r²/4 per second.
+    {
+      name: 'per second over a longer interval',
+      returns: [{ r: 0.02, dtSec: 4, ageSec: 0 }],
+      halfLife: 60,
+      sigma: 0.01,
+    },
+  ])('$name', ({ returns, halfLife, sigma }) => {
+    const got = ewmaSigma(returns, halfLife);
+    if (sigma === null) expect(got).toBeNull();
+    else expect(got).toBeCloseTo(sigma, 12);
+  });
+});
+
+describe('estimateSigma', () => {
+  const vol = (over: { minSamples?: number; fixedSigma?: number } = {}) =>
+    pairParams({ volatility: { minSamples: 2, halfLifeMs: 86_400_000, ...over } }).volatility;
+  const mids = [pt(3, 100), pt(2, 101), pt(1, 100), pt(0, 101)];
+  const trades: TradeView[] = [pt(0, 110), pt(1, 100), pt(2, 110)].map((p, i) => ({
+    tradeId: `t${i}`,
+    quantity: d(1),
+    ...p,
+  }));
+
+  it('uses a fixed σ when configured', () => {
+    expect(estimateSigma(market({ mids }), NOW, vol({ fixedSigma: 0.003 }))).toEqual({
+      sigma: 0.003,
+      source: 'fixed',
+      returns: 0,
+    });
+  });
+
+  it('prefers the mids', () => {
+    const e = estimateSigma(market({ mids, trades }), NOW, vol());
+    expect(e?.source).toBe('mids');
+    expect(e?.returns).toBe(3);
+  });
+
+  it('falls back to the trades (newest first in the snapshot) when mids are too few', () => {
+    const e = estimateSigma(market({ mids: mids.slice(0, 2), trades }), NOW, vol());
+    expect(e?.source).toBe('trades');
+    expect(e?.sigma).toBeCloseTo(Math.abs(Math.log(110 / 100)), 12);
+  });
+
+  it('is null when neither series has enough returns: never guessed', () => {
+    expect(estimateSigma(market({ mids: mids.slice(0, 2) }), NOW, vol({ minSamples: 5 }))).toBeNull();
+    expect(estimateSigma(market(), NOW, vol())).toBeNull();
+  });
+});
