@@ -20,10 +20,10 @@ export interface LoadConfigOptions {
   readonly cwd: string;
 }
 
-/** `config/default.json` of the package, found from this module, not from the working directory. */
 /** The exit code of an invalid configuration (the CLI's usage code). */
 export const CONFIG_EXIT_CODE = 2;
 
+/** `config/default.json` of the package, found from this module, not from the working directory. */
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../config/default.json', import.meta.url));
 
 /** One config file in the layering, with the reason it is loaded. */
