@@ -1,0 +1,300 @@
+import { timeoutSignal, type Clock } from '../core/clock.js';
+import type { ExecutionConfig, RecoveryConfig } from '../config/schema.js';
+import { journalWriteAhead, openJournal, type Journal } from '../orders/journal/index.js';
+import { OrderRegistry } from '../orders/order-registry.js';
+import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { Signer } from '../signing/signer.js';
+import type { VenueClient } from '../venue/index.js';
+import { raceSignal } from './backoff.js';
+import { CancelPool, type CancelOptions, type CancelPoolOptions } from './cancel-pool.js';
+import { ClientOrderIdFactory } from './client-order-id.js';
+import type { ExecutionDeps } from './execution-context.js';
+import type { CancelOutcome, ExecutionEvent, PlacementOutcome } from './execution-events.js';
+import { FillTracker, type OrderObservation } from './fills.js';
+import { Inventory, type InventoryView } from './inventory.js';
+import {
+  IgnoredOrders,
+  OrdersPoller,
+  UnknownOrders,
+  type OrdersPollerEvent,
+  type OrdersPollerOptions,
+} from './orders-poller.js';
+import type { PlaceOptions, PlacementIntent } from './placement-intent.js';
+import { PlacementPipeline, type PlacementPipelineOptions } from './placement-pipeline.js';
+import { recover, type RecoveryReport } from './recovery.js';
+import { UnknownResolver, type UnknownResolverOptions } from './unknown-resolver.js';
+
+/** Everything the engine reports: execution, order observations, poller and lifecycle events. */
+export type EngineEvent =
+  | ExecutionEvent
+  | OrderObservation
+  | OrdersPollerEvent
+  | { readonly type: 'recovered'; readonly report: RecoveryReport }
+  | { readonly type: 'phase'; readonly phase: EnginePhase; readonly at: number }
+  | { readonly type: 'poll-failed'; readonly poller: string; readonly error: unknown; readonly at: number };
+
+/** The registry, read-only: what the strategy, risk and metrics may look at. */
+export type OrdersView = Omit<
+  OrderRegistry,
+  'apply' | 'createIntent' | 'adoptForeign' | 'restore' | 'onTransition' | 'evictTerminal'
+>;
+
+/** Options of {@link OrderEngine}. */
+export interface OrderEngineOptions {
+  readonly venue: VenueClient;
+  readonly signer: Signer;
+  /** The account's party and `clientOrderIdPrefix` (GET /account). */
+  readonly partyId: string;
+  readonly clientOrderIdPrefix: string;
+  readonly clock: Clock;
+  /** The journal: its file (config `store.path`, opened by start), or an open one (then owned). */
+  readonly storePath?: string;
+  readonly journal?: Journal<TrackedOrder>;
+  /** Config `recovery`: what to do with resting orders nobody knows. Default `adopt`. */
+  readonly recovery?: Partial<RecoveryConfig> & { readonly historyMarginMs?: number };
+  /** Config `execution`: `cancelConcurrency` (default 4). */
+  readonly execution?: Partial<ExecutionConfig>;
+  /** The orders poller: period (default 5 s), jitter ratio (0.1) and source, per-run timeout (60 s). */
+  readonly ordersPoll?: Pick<OrdersPollerOptions, 'intervalMs' | 'jitterRatio' | 'timeoutMs' | 'random'>;
+  /** Tuning of the pipeline, the cancel pool and the resolver (their dependencies are the engine's). */
+  readonly pipeline?: Partial<PlacementPipelineOptions>;
+  readonly cancelPool?: Partial<CancelPoolOptions>;
+  readonly resolver?: Partial<UnknownResolverOptions>;
+}
+
+/** The engine's life: created → recovering → ready → closing → closed (or failed at start). */
+export type EnginePhase = 'created' | 'recovering' | 'ready' | 'closing' | 'closed' | 'failed';
+
+/** Options of {@link OrderEngine.close}. */
+export interface CloseOptions {
+  /** Cancel every order held before stopping (config `shutdown.cancelOrders`). Default false. */
+  readonly cancelAll?: boolean;
+  /** Bound on the in-flight submission and on the cancels, ms. Default 150 s. */
+  readonly drainMs?: number;
+}
+
+/** The parts {@link OrderEngine.start} builds. */
+type EngineParts = ReturnType<typeof buildParts>;
+
+/**
+ * The execution layer behind one facade. {@link start}: journal → registry and inventory → recovery
+ * against the venue → awaiting orders to the resolver → orders poller → placements open
+ * ({@link place} waits for all of it). {@link close}: the reverse, journal last.
+ */
+export class OrderEngine {
+  private parts: EngineParts | null = null;
+  private readonly listeners = new Set<(e: EngineEvent) => void>();
+  private phase: EnginePhase = 'created';
+  private readyPromise: Promise<RecoveryReport> | null = null;
+  private closePromise: Promise<void> | null = null;
+  private readonly lifetime = new AbortController(); // aborts a recovery still running at close()
+
+  /** Throws TypeError when neither `storePath` nor `journal` is given. */
+  constructor(private readonly o: OrderEngineOptions) {
+    if (!o.journal && o.storePath === undefined) throw new TypeError('storePath or journal required');
+  }
+
+  /** created → recovering → ready → closing → closed (or failed). */
+  get state(): EnginePhase {
+    return this.phase;
+  }
+
+  /** The registry, read-only. Throws before {@link start}. */
+  get orders(): OrdersView {
+    return this.must().registry;
+  }
+
+  /** Inventory derived from fills (seeded from the journal on start). Throws before start. */
+  get inventory(): InventoryView {
+    return this.must().inventory;
+  }
+
+  /** Orders left alone under the `ignore` policy: untracked, but they count against caps. */
+  get ignoredOrders(): number {
+    return this.parts?.ignored.size ?? 0;
+  }
+
+  /** The orders poller (its `poller` has lastSuccessAt, failures…), or null before start. */
+  get ordersPoller(): OrdersPoller | null {
+    return this.parts?.poller ?? null;
+  }
+
+  /** Registers an observer of every {@link EngineEvent}; returns its unsubscribe. Must not throw. */
+  subscribe(listener: (e: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Recovery first, then pollers, then placements. Resolves with the recovery report; rejects
+   * when the journal cannot be opened (another process holds the store) or recovery cannot read
+   * the venue — then call {@link close} and start a fresh engine later. Idempotent.
+   */
+  start(): Promise<RecoveryReport> {
+    if (this.closePromise !== null && this.readyPromise === null) return Promise.reject(new Error('closed'));
+    this.readyPromise ??= this.boot();
+    return this.readyPromise;
+  }
+
+  /**
+   * Places one intent once recovery is over. Never rejects: after close the outcome is `aborted`
+   * (`closed`); before start or after a failed start, `aborted` (`invalid`).
+   */
+  async place(intent: PlacementIntent, options: PlaceOptions = {}): Promise<PlacementOutcome> {
+    const ready = await this.readyPromise?.then(
+      () => this.closePromise === null,
+      () => false,
+    );
+    if (ready === true && this.parts !== null) return this.parts.pipeline.place(intent, options);
+    const reason = this.closePromise === null ? 'invalid' : 'closed';
+    const ref = { intentId: 'engine', slot: intent.slot, key: null, clientOrderId: null, orderId: null };
+    return { ...ref, kind: 'aborted', reason };
+  }
+
+  /** Cancels one tracked order through the cancel pool (a deferred cancel if it does not rest yet). */
+  cancel(key: string, options: CancelOptions = {}): Promise<CancelOutcome> {
+    return this.must().cancelPool.cancel(key, options);
+  }
+
+  /** Cancels every active order held (adopted ones included); resolves with every outcome. */
+  cancelAll(reason = 'cancel-all'): Promise<CancelOutcome[]> {
+    return cancelEverything(this.must(), reason);
+  }
+
+  /**
+   * Stops placements (waiting intents dropped; the running one abandoned before signing, or its
+   * submission let finish), optionally cancels everything, stops the loops, closes the journal.
+   */
+  close(options: CloseOptions = {}): Promise<void> {
+    this.closePromise ??= this.shutdown(options);
+    return this.closePromise;
+  }
+
+  private async shutdown(options: CloseOptions): Promise<void> {
+    this.setPhase('closing');
+    this.lifetime.abort(new DOMException('order engine closed', 'AbortError'));
+    try {
+      if (this.readyPromise !== null) await this.readyPromise.catch(() => undefined);
+      if (this.parts !== null) await closeEngine(this.parts, options, this.o.clock);
+    } finally {
+      this.setPhase('closed');
+    }
+  }
+
+  private async boot(): Promise<RecoveryReport> {
+    const { o } = this;
+    this.setPhase('recovering');
+    let journal: Journal<TrackedOrder> | undefined = o.journal;
+    try {
+      journal ??= openJournal<TrackedOrder>({ path: o.storePath!, clock: o.clock });
+      const parts = buildParts(o, journal, (e) => this.emit(e));
+      this.parts = parts;
+      parts.tracker.attach();
+      const report = await recover({
+        journal,
+        registry: parts.registry,
+        client: o.venue,
+        clock: o.clock,
+        unknown: parts.unknown,
+        signal: this.lifetime.signal,
+        requestCancel: (order) =>
+          void parts.cancelPool.cancel(order.key, { reason: order.cancelReason ?? 'recovery' }),
+        historyMarginMs: o.recovery?.historyMarginMs,
+      });
+      this.emit({ type: 'recovered', report });
+      void Promise.all(parts.resolver.trackAll()); // SUBMITTED/UNKNOWN: settled by reads
+      if (this.closePromise === null) parts.poller.start();
+      this.setPhase(this.closePromise === null ? 'ready' : 'closing');
+      return report;
+    } catch (err) {
+      this.setPhase('failed');
+      if (this.parts === null) journal?.close();
+      throw err;
+    }
+  }
+
+  private must(): EngineParts {
+    if (this.parts === null) throw new Error('order engine: not started');
+    return this.parts;
+  }
+
+  private setPhase(phase: EnginePhase): void {
+    this.phase = phase;
+    this.emit({ type: 'phase', phase, at: this.o.clock.now() });
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        // Observers observe; a broken one never breaks execution.
+      }
+    }
+  }
+}
+
+/** Builds the engine's parts around an open journal (no IO). */
+function buildParts(o: OrderEngineOptions, journal: Journal<TrackedOrder>, emit: (e: EngineEvent) => void) {
+  const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
+  const inventory = Inventory.fromFills(
+    journal.fills().map((f) => ({ pair: f.pair, side: f.side, price: f.price, quantity: f.delta })),
+  );
+  const { venue, signer, partyId, clock } = o;
+  const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit };
+  const resolver = new UnknownResolver({ ...o.resolver, ...deps });
+  const concurrency = o.execution?.cancelConcurrency ?? 4;
+  const cancelPool = new CancelPool({ ...o.cancelPool, ...deps, concurrency });
+  const clientOrderIds = new ClientOrderIdFactory({ prefix: o.clientOrderIdPrefix, clock });
+  const pipeline = new PlacementPipeline({ ...o.pipeline, ...deps, resolver, clientOrderIds });
+  const ignored = new IgnoredOrders();
+  const unknown = new UnknownOrders({
+    registry,
+    ignored,
+    policy: o.recovery?.unknownOrders ?? 'adopt',
+    requestCancel: (order) => void cancelPool.cancel(order.key, { reason: 'unknown-order' }),
+    journalLookup: (orderId, coid) =>
+      journal.findByOrderId(orderId)?.order ??
+      (coid === null ? undefined : journal.findByClientOrderId(coid)?.order),
+    emit,
+  });
+  const poller = new OrdersPoller({
+    ...o.ordersPoll,
+    client: venue,
+    registry,
+    clock,
+    ignored,
+    unknown,
+    emit,
+    onError: (error) => emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() }),
+  });
+  const tracker = new FillTracker(registry, inventory, emit);
+  const loops = { resolver, cancelPool, pipeline, poller };
+  return { journal, registry, inventory, tracker, ignored, unknown, ...loops };
+}
+
+/** The shutdown sequence: placements, cancels, loops, journal — in that order. */
+async function closeEngine(p: EngineParts, options: CloseOptions, clock: Clock): Promise<void> {
+  const drainMs = options.drainMs ?? 150_000;
+  try {
+    await p.pipeline.close({ drainMs });
+    if (options.cancelAll === true) {
+      const bound = timeoutSignal(clock, drainMs);
+      try {
+        await raceSignal(cancelEverything(p, 'shutdown'), bound.signal);
+      } finally {
+        bound.dispose();
+      }
+    }
+    await p.poller.close();
+    await p.resolver.close();
+    await p.cancelPool.close({ drainMs });
+  } finally {
+    p.tracker.detach();
+    p.journal.close();
+  }
+}
+
+function cancelEverything(p: EngineParts, reason: string): Promise<CancelOutcome[]> {
+  return Promise.all(p.registry.active().map((o) => p.cancelPool.cancel(o.key, { priority: 10, reason })));
+}
