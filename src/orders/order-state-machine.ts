@@ -697,10 +697,14 @@ function onConfirmation(self: OrderState): Guard {
 /** A read that keeps the state unless the venue says the order is done. */
 const keepUnlessDone = (self: OrderState): Guard => onVenueRead(self, () => self, [self]);
 
-const PREPARED_OR_ABANDONED: Guard = {
-  targets: ['PREPARED', 'ABANDONED'],
-  // Invariant 2: a prepared order that differs from the intent is never signed.
-  decide: (_order, _event, facts) => (facts.echoMatches ? 'PREPARED' : 'ABANDONED'),
+/** The reject code of an order whose prepared echo differed from the intent. */
+export const ECHO_MISMATCH = 'ECHO_MISMATCH';
+
+const PREPARED_OR_REJECTED: Guard = {
+  targets: ['PREPARED', 'REJECTED'],
+  // Invariant 2: a prepared order that differs from the intent is never signed; it is recorded
+  // as rejected (rejectCode ECHO_MISMATCH), and the unsigned prepare commits nothing.
+  decide: (_order, _event, facts) => (facts.echoMatches ? 'PREPARED' : 'REJECTED'),
 };
 
 const NEVER_COMMITTED: Guard = {
@@ -729,7 +733,7 @@ export const TRANSITIONS: TransitionTable = {
   },
   PREPARING: {
     PrepareStarted: 'PREPARING', // retry after a prepare timeout or 5xx, same clientOrderId
-    Prepared: PREPARED_OR_ABANDONED,
+    Prepared: PREPARED_OR_REJECTED,
     // 201: a repeated prepare of a live clientOrderId; a read we cannot classify leaves it UNKNOWN
     PreparedLive: onVenueRead('UNKNOWN', restingEntry, RESTING_ENTRY_TARGETS),
     PrepareFailed: 'REJECTED',
@@ -738,7 +742,7 @@ export const TRANSITIONS: TransitionTable = {
   },
   PREPARED: {
     Signed: 'SIGNED',
-    EchoMismatch: 'ABANDONED',
+    EchoMismatch: 'REJECTED', // refused to sign what was not asked for; nothing was submitted
     Abandoned: 'ABANDONED',
     CacheExpired: 'PREPARING', // the 5 minutes passed before signing: re-prepare, same clientOrderId
     CancelRequested: 'PREPARED', // deferred cancel
@@ -946,7 +950,10 @@ function absorb(step: Step): Facts {
       d.orderId = event.orderId;
       d.preparedAt = event.at;
       const diffs = echoDiffs(d, event.echo);
-      if (diffs.length > 0) step.alarm('echo-mismatch', diffs.join('; '));
+      if (diffs.length > 0) {
+        step.alarm('echo-mismatch', diffs.join('; '));
+        d.rejectCode = ECHO_MISMATCH;
+      }
       return { echoMatches: diffs.length === 0, verdict: null };
     }
     case 'PreparedLive': {
@@ -976,6 +983,7 @@ function absorb(step: Step): Facts {
       return NO_FACTS;
     case 'EchoMismatch':
       step.alarm('echo-mismatch', event.detail);
+      d.rejectCode = ECHO_MISMATCH;
       return NO_FACTS;
     case 'SubmitStarted':
       d.submittedAt = event.at;

@@ -43,8 +43,8 @@ describe('echo check', () => {
 
       expect(tampered.kind).toBe('echo-mismatch');
       const order = h.registry.get(tampered.key!)!;
-      // The state machine ends a mismatched prepare ABANDONED (local terminal: never submitted).
-      expect(order.state).toBe('ABANDONED');
+      // Refused to sign: recorded as rejected; the unsigned prepare commits nothing.
+      expect([order.state, order.rejectCode]).toEqual(['REJECTED', 'ECHO_MISMATCH']);
       expect(order.flags.alarms).toContain('echo-mismatch');
       expect(h.eventsOf('echo-refused')).toMatchObject([{ operation: 'place', key: tampered.key }]);
       expect(h.eventsOf('alarm')).toMatchObject([{ reason: 'echo-mismatch', key: tampered.key }]);
@@ -77,7 +77,7 @@ describe('echo check', () => {
     });
     const outcome = await h.settle(h.pipeline.place(buy('s-a')));
     expect(outcome).toMatchObject({ kind: 'echo-mismatch' });
-    expect(h.registry.get(outcome.key!)!.state).toBe('ABANDONED');
+    expect(h.registry.get(outcome.key!)!.state).toBe('REJECTED');
     expect(h.venue.truth.submits()).toHaveLength(0);
   });
 });

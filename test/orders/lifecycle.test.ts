@@ -197,10 +197,12 @@ describe('the placement pipeline', () => {
       echo: echoOf(preparing, { quantity: dec('10') }),
       at: next(preparing),
     });
-    expect(order.state).toBe('ABANDONED');
+    expect(order.state).toBe('REJECTED');
+    expect(order.rejectCode).toBe('ECHO_MISMATCH');
     expect(alarms(effects)).toEqual(['echo-mismatch']);
     expect(effectsOf(effects, 'alarm')[0]!.detail).toContain('quantity 10 ≠ 1');
-    expect(through(orderIn('PREPARED'), 'EchoMismatch').state).toBe('ABANDONED');
+    const refused = through(orderIn('PREPARED'), 'EchoMismatch');
+    expect([refused.state, refused.rejectCode]).toEqual(['REJECTED', 'ECHO_MISMATCH']);
   });
 
   it('201 (already resting) enters the book directly', () => {

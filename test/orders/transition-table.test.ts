@@ -32,7 +32,7 @@ const EXPECTED: Expected = {
   INTENT: { PrepareStarted: ['PREPARING'], CancelRequested: ['INTENT'], Abandoned: ['ABANDONED'] },
   PREPARING: {
     PrepareStarted: ['PREPARING'],
-    Prepared: ['PREPARED', 'ABANDONED'],
+    Prepared: ['PREPARED', 'REJECTED'],
     PreparedLive: [...ENTRY, ...DONE, 'UNKNOWN'],
     PrepareFailed: ['REJECTED'],
     Abandoned: ['ABANDONED'],
@@ -40,7 +40,7 @@ const EXPECTED: Expected = {
   },
   PREPARED: {
     Signed: ['SIGNED'],
-    EchoMismatch: ['ABANDONED'],
+    EchoMismatch: ['REJECTED'],
     Abandoned: ['ABANDONED'],
     CacheExpired: ['PREPARING'],
     CancelRequested: ['PREPARED'],
@@ -182,7 +182,7 @@ function drive(
       event: { type: type as 'VenueSnapshot' | 'ConfirmedResting', ...view, quantity: order.quantity },
     };
   }
-  if (type === 'Prepared' && target === 'ABANDONED') {
+  if (type === 'Prepared' && target === 'REJECTED') {
     return {
       order,
       event: {
