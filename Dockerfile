@@ -31,8 +31,8 @@ COPY --from=build /app/dist ./dist
 COPY config ./config
 RUN chmod 0755 dist/cli/main.js \
  && ln -s /app/dist/cli/main.js /usr/local/bin/ledger-mm \
- && mkdir -p /var/lib/ledger-mm \
- && chown node:node /var/lib/ledger-mm
+ && mkdir -p /var/lib/ledger-mm /app/var \
+ && chown node:node /var/lib/ledger-mm /app/var
 USER node
 VOLUME ["/var/lib/ledger-mm"]
 EXPOSE 9464

@@ -229,6 +229,7 @@ export async function runSimVenue(
       `  export LEDGER_MM_BASE_URL=${urls.baseUrl}`,
       `  export LEDGER_MM_SUBMIT_URL=${urls.submitUrl}`,
       `  export LEDGER_MM_API_KEY=${apiKey}`,
+      `  export LEDGER_MM_PAIRS=${(account.allowedPairs === 'all' ? venue.config.pairs.map((p) => p.pair) : account.allowedPairs).join(',')}`,
       ...(opts.publicKey === undefined ? [`  export LEDGER_MM_SIGNING_KEY_FILE=${opts.keyOut}`] : []),
       '',
       'Stop with Ctrl-C (SIGINT) or SIGTERM.',

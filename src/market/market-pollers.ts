@@ -47,12 +47,16 @@ export interface MarketPollersOptions {
   readonly onError?: (poller: string, error: unknown) => void;
 }
 
-/** The 401 codes of the contract (section 5): the API key is missing, unknown, revoked or expired. */
-const AUTH_CODES: ReadonlySet<string> = new Set([
+/**
+ * The codes that say the credential cannot work: the 401 codes of section 5 (missing, unknown,
+ * revoked, expired) and AUTH_NOT_CONFIGURED (the venue's key auth is not set up).
+ */
+export const AUTH_CODES: ReadonlySet<string> = new Set([
   'MISSING_API_KEY',
   'INVALID_API_KEY',
   'API_KEY_REVOKED',
   'API_KEY_EXPIRED',
+  'AUTH_NOT_CONFIGURED',
 ]);
 
 /** True when `err` says the API key is failing (a 401 code, or an unknown code with status 401). */

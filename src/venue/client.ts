@@ -102,7 +102,8 @@ export class VenueClient {
    */
   async listOrders(query: OrdersQuery = {}, opts: CallOptions = {}): Promise<OrdersData> {
     const params = ordersParams(query, this.opts.cursorParams.orders);
-    return this.read(ENDPOINTS.orders, '/orders', params, OrdersData, opts);
+    const ep = query.refreshWallet === true ? ENDPOINTS.ordersRefreshing : ENDPOINTS.orders;
+    return this.read(ep, '/orders', params, OrdersData, opts);
   }
 
   /**

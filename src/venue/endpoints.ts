@@ -31,6 +31,8 @@ export const ENDPOINTS = {
   trades: ep('GET', '/trades', false, 'read'),
   account: ep('GET', '/account', true, 'read'),
   orders: ep('GET', '/orders', true, 'read'),
+  // refreshWallet=true re-queries the wallet service: tens of seconds (34 s measured), like balances.
+  ordersRefreshing: { ...ep('GET', '/orders', true, 'balances'), label: 'GET /orders' },
   order: ep('GET', '/orders/{orderId}', true, 'read'),
   balances: ep('GET', '/balances', true, 'balances'),
   prepareOrder: ep('POST', '/orders', true, 'prepare'),

@@ -19,9 +19,9 @@ export interface RetryOptions {
   readAttempts: number;
   /** Total attempts for an order or cancel prepare. Default 3. */
   prepareAttempts: number;
-  /** Backoff before the first retry, before jitter. Default 250 ms. */
+  /** Backoff before the first retry, before jitter. Default 500 ms. */
   baseDelayMs: number;
-  /** Cap on any single backoff. Default 5 000 ms. */
+  /** Cap on any single backoff. Default 10 000 ms. */
   maxDelayMs: number;
 }
 

@@ -59,6 +59,17 @@ describe('per-call timeouts on the injected clock (no wall-clock waits)', () => 
     ]);
   });
 
+  it('GET /orders waits 10 s, but 30 s (the balances class) when it asks refreshWallet=true', async () => {
+    const { fake, client } = rig({ retry: { readAttempts: 1 } });
+    const polling = settle(client.listOrders({ status: 'OPEN' }));
+    const refreshing = settle(client.listOrders({ status: 'OPEN', refreshWallet: true }));
+    await fake.tickAsync(10_000);
+    expect(polling.value).toMatchObject({ code: 'CLIENT_TIMEOUT', endpoint: 'GET /orders' });
+    expect(refreshing.done).toBe(false);
+    await fake.tickAsync(20_000);
+    expect(refreshing.value).toMatchObject({ code: 'CLIENT_TIMEOUT', endpoint: 'GET /orders' });
+  });
+
   it('a prepare with clientOrderId is retried after a timeout, each attempt with its own 35 s', async () => {
     const { fake, transport, client } = rig({ retry: { baseDelayMs: 100 } });
     transport.then(

@@ -66,6 +66,11 @@ export class AccountRegistry {
   private readonly bySlug = new Map<string, Account>();
   private readonly byParty = new Map<string, Account>();
   private readonly keys = new Map<string, ApiKeyRecord>();
+  /**
+   * False models a venue whose key authentication is not set up. The contract lists
+   * AUTH_NOT_CONFIGURED without an HTTP status ("not shown"); the simulator answers 503.
+   */
+  authConfigured = true;
 
   constructor(private readonly ids: IdSource) {}
 
@@ -161,6 +166,9 @@ export class AccountRegistry {
    * header names). Bearer wins when both are present.
    */
   authenticate(headers: Record<string, string | undefined>, now: number): Account {
+    if (!this.authConfigured) {
+      throw new SimError(503, 'AUTH_NOT_CONFIGURED', 'API key authentication is not configured');
+    }
     let key: string | undefined;
     const auth = headers['authorization'];
     if (auth !== undefined && auth.trim() !== '') {

@@ -20,6 +20,12 @@ export class Operator {
     this.core.truth.event('operator.account-status', { accountSlug: slug, partyId: a.partyId, status });
   }
 
+  /** Turns the venue's API key authentication off (every credentialed call: AUTH_NOT_CONFIGURED) or on. */
+  setAuthConfigured(configured: boolean): void {
+    this.core.accounts.authConfigured = configured;
+    this.core.truth.event('operator.auth-configured', { configured });
+  }
+
   suspend(slug: string): void {
     this.setAccountStatus(slug, 'SUSPENDED');
   }

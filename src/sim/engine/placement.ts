@@ -187,7 +187,8 @@ function parseIntent(core: EngineCore, account: Account, body: unknown): OrderIn
   if (type === 'LIMIT') {
     if (b['price'] === undefined || b['price'] === null) throw validationError('price is required for LIMIT');
     price = positiveDecimal(b['price'], 'price');
-    if (price.decimalPlaces() > MAX_PRICE_DECIMALS) {
+    // Counted on the wire text: "1.00000000000" has 11 places even though its value has none.
+    if (wireDecimalPlaces(b['price']) > MAX_PRICE_DECIMALS) {
       throw validationError(`price has more than ${MAX_PRICE_DECIMALS} decimal places`);
     }
     const tick = core.pair(pair).tick;
@@ -219,4 +220,11 @@ function positiveDecimal(value: unknown, field: string): Dec {
   const d = dec(value);
   if (d.lte(0)) throw validationError(`${field} must be positive`);
   return d;
+}
+
+/** Decimal places as written in a wire value (trailing zeros count). */
+function wireDecimalPlaces(value: unknown): number {
+  const text = String(value);
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
 }

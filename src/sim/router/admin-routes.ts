@@ -72,6 +72,12 @@ export const ADMIN_ROUTES: Route[] = [
       })),
     }),
   ),
+  admin('POST', '/auth', (ctx) => {
+    const configured = obj(ctx.body)['configured'];
+    if (typeof configured !== 'boolean') throw validationError('configured must be a boolean');
+    ctx.engine.operator.setAuthConfigured(configured);
+    return ok({ configured });
+  }),
   admin('POST', '/accounts', (ctx) => {
     const setup = obj(ctx.body) as unknown as AccountSetup;
     if (typeof setup.name !== 'string' || typeof setup.slug !== 'string')

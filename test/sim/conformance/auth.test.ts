@@ -51,6 +51,18 @@ describe('section 5: authentication', () => {
     expect(errBody(viaHeader).error.code).toBe('INVALID_API_KEY');
   });
 
+  it('answers AUTH_NOT_CONFIGURED (503 here; the contract shows no status) while key auth is off, public reads unaffected', async () => {
+    expect((await h.admin('POST', '/auth', { configured: false })).status).toBe(200);
+    try {
+      const res = await h.api('GET', '/account');
+      expect([res.status, errBody(res).error.code]).toEqual([503, 'AUTH_NOT_CONFIGURED']);
+      expect((await h.api('GET', '/pairs', { auth: 'none' })).status).toBe(200);
+    } finally {
+      await h.admin('POST', '/auth', { configured: true });
+    }
+    expect((await h.api('GET', '/account')).status).toBe(200);
+  });
+
   it('answers 401 API_KEY_REVOKED for a revoked key and API_KEY_EXPIRED for an expired one', async () => {
     const revoked = h.venue.operator.issueKey(h.slug);
     const expired = h.venue.operator.issueKey(h.slug, { expiresAt: h.venue.clock.now() - 1 });

@@ -69,6 +69,7 @@ describe('POST /orders (prepare)', () => {
     ['an unknown type', { type: 'STOP' }],
     ['a LIMIT without price', { price: undefined }],
     ['a price with 11 decimal places', { price: '60000.00000000001' }],
+    ['a price with 11 decimal places written with trailing zeros', { price: '60000.00000000000' }],
     ['a price in exponent form', { price: '6e4' }],
     ['a numeric price', { price: 60000 }],
     ['a non-decimal quantity', { quantity: 'lots' }],
