@@ -1,0 +1,72 @@
+import { msToSeconds } from './metric-number.js';
+import type { PipelineMetrics } from './pipeline-metrics.js';
+
+/** Which execution queue. */
+export type QueueName = 'placement' | 'cancel';
+
+/** One queue's figures as last reported. */
+export interface QueueSample {
+  /** Tasks waiting (not started). */
+  readonly depth: number;
+  readonly inFlight: number;
+  /** Age of the oldest waiting task when sampled, ms (0 when none waits). */
+  readonly oldestWaitMs: number;
+  /** When sampled, ms since the epoch (same clock as `now`). */
+  readonly at: number;
+}
+
+/**
+ * The last figures of each execution queue, and the gauges derived from them on scrape. Queue
+ * events only arrive when a queue changes, so the oldest waiting task's age is projected to the
+ * scrape time: `oldestWaitMs + (now - at)` while something waits.
+ */
+export class QueueState {
+  private readonly samples = new Map<QueueName, QueueSample>();
+
+  constructor(
+    private readonly m: PipelineMetrics,
+    private readonly now: () => number,
+  ) {}
+
+  /** Records a queue event (or the daemon's fresher figures). */
+  record(queue: QueueName, sample: QueueSample): void {
+    const prev = this.samples.get(queue);
+    if (prev !== undefined && sample.at < prev.at) return; // an older report never wins
+    this.samples.set(queue, sample);
+  }
+
+  /** The last sample of `queue`, if any. */
+  get(queue: QueueName): QueueSample | undefined {
+    return this.samples.get(queue);
+  }
+
+  /** Sets the queue gauges (a scrape refresher). */
+  refresh(): void {
+    const now = this.now();
+    this.set(this.samples.get('placement'), now, {
+      depth: this.m.placementQueueDepth,
+      age: this.m.placementQueueOldestAge,
+      inFlight: this.m.placementsInFlight,
+    });
+    this.set(this.samples.get('cancel'), now, {
+      depth: this.m.cancelQueueDepth,
+      age: this.m.cancelQueueOldestAge,
+      inFlight: this.m.cancelsInFlight,
+    });
+  }
+
+  private set(
+    s: QueueSample | undefined,
+    now: number,
+    g: {
+      depth: PipelineMetrics['placementQueueDepth'];
+      age: PipelineMetrics['placementQueueDepth'];
+      inFlight: PipelineMetrics['placementQueueDepth'];
+    },
+  ): void {
+    if (s === undefined) return;
+    g.depth.set(s.depth);
+    g.inFlight.set(s.inFlight);
+    g.age.set(s.depth > 0 ? msToSeconds(Math.max(0, s.oldestWaitMs + Math.max(0, now - s.at))) : 0);
+  }
+}

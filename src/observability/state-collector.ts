@@ -1,0 +1,216 @@
+import { ORDER_STATES } from '../orders/order-state-machine.js';
+import type { Metrics } from './create-metrics.js';
+import { RISK_STATES } from './control-metrics.js';
+import { sideLabel, snake } from './labels.js';
+import { msToSeconds, toMetricNumber } from './metric-number.js';
+import { summarizeQuotes } from './quote-summary.js';
+import type { DaemonStateView } from './state-view.js';
+
+/**
+ * The state-derived series, set on scrape from a {@link DaemonStateView}: quotes, reference,
+ * two-sided time, balances, inventory, PnL, risk states, orders by state, foreign orders,
+ * pollers, the rate budget and (when the view has them) the queues.
+ *
+ * Each refresh reads the view once, computes every value first, and only then replaces the
+ * series, so a view that throws leaves the previous values in place (and is counted in
+ * `ledger_mm_metrics_collect_errors_total`). Series of things that disappeared (a quote
+ * cancelled, a token emptied from the wallet) disappear too, except the per-slot
+ * `ledger_mm_live_quotes`, which stays at 0 for every slot ever seen, so "the slot is empty" is
+ * a value and not a missing series.
+ *
+ * Two-sided time: at each refresh, the time since the previous refresh is added to
+ * `ledger_mm_two_sided_seconds_total` when the pair was two-sided at the previous refresh (the
+ * state known over that interval). Scrapes alone give scrape-interval resolution; the daemon may
+ * call {@link StateCollector.refresh} every cycle for finer accounting.
+ */
+export interface StateCollector {
+  /** Reads the view and sets every derived series now. Returns false when the view threw. */
+  refresh(): boolean;
+  /** Stops refreshing on scrape (the series keep their last values). */
+  unregister(): void;
+}
+
+type Labels = Record<string, string>;
+interface Sample {
+  readonly labels: Labels;
+  readonly value: number;
+}
+type Plan = ReturnType<typeof plan>;
+
+/** Registers `view` as the source of the state-derived series. */
+export function registerStateCollector(metrics: Metrics, view: () => DaemonStateView): StateCollector {
+  const twoSidedSince = new Map<string, { twoSided: boolean; at: number }>();
+  const knownSlots = new Map<string, Labels>();
+
+  const refresh = (): boolean => {
+    let p: Plan;
+    try {
+      const v = view();
+      p = plan(metrics, v);
+      recordQueues(metrics, v);
+    } catch {
+      metrics.control.collectErrors.inc();
+      return false;
+    }
+    apply(metrics, p, knownSlots, twoSidedSince);
+    return true;
+  };
+  const remove = metrics.hooks.add(() => {
+    refresh();
+  });
+  return { refresh, unregister: remove };
+}
+
+/** Every value of one refresh, as label sets and numbers. */
+function plan(metrics: Metrics, v: DaemonStateView) {
+  const L = metrics.labels;
+  const sec = (at: number): number => msToSeconds(Math.max(0, v.now - at));
+  const out = {
+    now: v.now,
+    live: [] as Sample[],
+    quoteAge: [] as Sample[],
+    bestBid: [] as Sample[],
+    bestAsk: [] as Sample[],
+    spread: [] as Sample[],
+    reference: [] as Sample[],
+    referenceAge: [] as Sample[],
+    twoSided: [] as { pair: string; twoSided: boolean }[],
+    inventoryBase: [] as Sample[],
+    inventoryQuote: [] as Sample[],
+    pnlRealised: [] as Sample[],
+    pnlMarked: [] as Sample[],
+    risk: [] as Sample[],
+    foreign: [] as Sample[],
+    available: [] as Sample[],
+    locked: [] as Sample[],
+    orders: ORDER_STATES.map((state) => ({ labels: { state }, value: v.orderCounts[state] ?? 0 })),
+    pollerAt: [] as Sample[],
+    pollerFailures: [] as Sample[],
+    rate: null as { tokens: number; ratio: number } | null,
+  };
+  for (const p of v.pairs) {
+    const pair = L.pair.value(p.pair);
+    const slots = new Map<string, Sample>();
+    for (const q of p.quotes) {
+      const labels = { pair, side: sideLabel(q.side), level: L.level.value(String(q.level)) };
+      const k = `${labels.side}|${labels.level}`;
+      slots.set(k, { labels, value: (slots.get(k)?.value ?? 0) + 1 });
+      if (q.referenceAt !== null) out.quoteAge.push({ labels, value: sec(q.referenceAt) });
+    }
+    out.live.push(...slots.values());
+    const s = summarizeQuotes(p);
+    if (s.bestBid !== null) out.bestBid.push({ labels: { pair }, value: toMetricNumber(s.bestBid) });
+    if (s.bestAsk !== null) out.bestAsk.push({ labels: { pair }, value: toMetricNumber(s.bestAsk) });
+    if (s.spreadBps !== null) out.spread.push({ labels: { pair }, value: toMetricNumber(s.spreadBps) });
+    out.twoSided.push({ pair, twoSided: s.twoSided });
+    if (p.reference !== null) {
+      out.reference.push({ labels: { pair }, value: toMetricNumber(p.reference.price) });
+      out.referenceAge.push({ labels: { pair }, value: sec(p.reference.at) });
+    }
+    if (p.inventory !== null) {
+      out.inventoryBase.push({ labels: { pair }, value: toMetricNumber(p.inventory.base) });
+      if (p.inventory.quote !== undefined) {
+        out.inventoryQuote.push({ labels: { pair }, value: toMetricNumber(p.inventory.quote) });
+      }
+    }
+    if (p.pnl !== null) {
+      if (p.pnl.realised !== undefined) {
+        out.pnlRealised.push({ labels: { pair }, value: toMetricNumber(p.pnl.realised) });
+      }
+      out.pnlMarked.push({ labels: { pair }, value: toMetricNumber(p.pnl.marked) });
+    }
+    if (p.riskState !== null) {
+      for (const state of RISK_STATES) {
+        out.risk.push({ labels: { pair, state }, value: p.riskState === state ? 1 : 0 });
+      }
+    }
+    if (p.foreignOrders !== undefined) out.foreign.push({ labels: { pair }, value: p.foreignOrders });
+  }
+  for (const [token, b] of Object.entries(v.balances ?? {})) {
+    const labels = { token: L.token.value(token) };
+    out.available.push({ labels, value: toMetricNumber(b.available) });
+    out.locked.push({ labels, value: toMetricNumber(b.locked) });
+  }
+  for (const pv of v.pollers) {
+    const labels = {
+      poller: L.poller.value(snake(pv.poller)),
+      pair: pv.pair === null ? '' : L.pair.value(pv.pair),
+    };
+    out.pollerAt.push({ labels, value: pv.lastSuccessAt === null ? 0 : msToSeconds(pv.lastSuccessAt) });
+    if (pv.consecutiveFailures !== undefined) {
+      out.pollerFailures.push({ labels, value: pv.consecutiveFailures });
+    }
+  }
+  const rb = v.rateBudget;
+  if (rb !== undefined && rb !== null) {
+    out.rate = {
+      tokens: rb.tokens,
+      ratio: rb.capacity > 0 ? Math.min(1, Math.max(0, rb.tokens / rb.capacity)) : 0,
+    };
+  }
+  return out;
+}
+
+function recordQueues(metrics: Metrics, v: DaemonStateView): void {
+  for (const name of ['placement', 'cancel'] as const) {
+    const q = v.queues?.[name];
+    if (q !== undefined) metrics.queues.record(name, { ...q, at: v.now });
+  }
+  metrics.queues.refresh();
+}
+
+interface SettableGauge {
+  reset(): void;
+  set(labels: Labels, value: number): void;
+}
+
+/** Replaces a gauge's series with `samples`. */
+function replace(g: SettableGauge, samples: readonly Sample[]): void {
+  g.reset();
+  for (const s of samples) g.set(s.labels, s.value);
+}
+
+function apply(
+  metrics: Metrics,
+  p: Plan,
+  knownSlots: Map<string, Labels>,
+  twoSidedSince: Map<string, { twoSided: boolean; at: number }>,
+): void {
+  const { quoting: q, money: m, control: c, orders: o, venue: vm } = metrics;
+  for (const s of p.live) knownSlots.set(`${s.labels.pair}|${s.labels.side}|${s.labels.level}`, s.labels);
+  const live = new Map(p.live.map((s) => [`${s.labels.pair}|${s.labels.side}|${s.labels.level}`, s.value]));
+  replace(
+    q.liveQuotes,
+    [...knownSlots].map(([k, labels]) => ({ labels, value: live.get(k) ?? 0 })),
+  );
+  replace(q.quoteReferenceAge, p.quoteAge);
+  replace(q.bestBid, p.bestBid);
+  replace(q.bestAsk, p.bestAsk);
+  replace(q.spreadBps, p.spread);
+  replace(q.referencePrice, p.reference);
+  replace(q.referenceAge, p.referenceAge);
+  q.twoSided.reset();
+  for (const { pair, twoSided } of p.twoSided) {
+    q.twoSided.set({ pair }, twoSided ? 1 : 0);
+    const prev = twoSidedSince.get(pair);
+    if (prev?.twoSided === true && p.now > prev.at)
+      q.twoSidedSeconds.inc({ pair }, msToSeconds(p.now - prev.at));
+    else q.twoSidedSeconds.inc({ pair }, 0);
+    if (prev === undefined || p.now >= prev.at) twoSidedSince.set(pair, { twoSided, at: p.now });
+  }
+  replace(m.inventoryBase, p.inventoryBase);
+  replace(m.inventoryQuote, p.inventoryQuote);
+  replace(m.pnlRealised, p.pnlRealised);
+  replace(m.pnlMarked, p.pnlMarked);
+  replace(m.balanceAvailable, p.available);
+  replace(m.balanceLocked, p.locked);
+  replace(c.riskState, p.risk);
+  replace(o.ordersByState, p.orders);
+  replace(o.foreignOrders, p.foreign);
+  replace(vm.pollerLastSuccess, p.pollerAt);
+  replace(vm.pollerFailures, p.pollerFailures);
+  if (p.rate !== null) {
+    vm.rateTokens.set(p.rate.tokens);
+    vm.rateHeadroom.set(p.rate.ratio);
+  }
+}
