@@ -1,0 +1,416 @@
+/**
+ * `ledger-mm cancel-all`: cancels every resting order of the party (the venue's OPEN list),
+ * concurrently through the execution layer's cancel pool (at most `execution.cancelConcurrency`
+ * at once), signing with the configured key and journaling every step like the daemon does.
+ *
+ * It takes the store lock: while a daemon holds the store it refuses (two signers for one party
+ * would break the venue's one-at-a-time rule and both would believe they own the orders). Without
+ * `--yes` it is a dry run: it lists what it would cancel, read-only, and cancels nothing.
+ */
+import { parseArgs } from 'node:util';
+import { systemClock } from '../core/clock.js';
+import { toWire } from '../core/decimal.js';
+import type { MmConfig } from '../config/schema.js';
+import type { CancelOutcome } from '../execution/execution-events.js';
+import { OrderEngine, type EngineEvent } from '../execution/order-engine.js';
+import { apiKeyHandle } from '../logging/redact.js';
+import { StoreLockedError, openJournal, type Journal } from '../orders/journal/index.js';
+import type { TrackedOrder } from '../orders/order-state-machine.js';
+import { checkPartyId } from '../signing/fingerprint.js';
+import type { Signer } from '../signing/signer.js';
+import type { VenueClient } from '../venue/client.js';
+import type { OrdersQuery } from '../venue/endpoints.js';
+import type { Account, Order } from '../venue/schemas.js';
+import { EXIT, type Command, type CommandIo } from './command.js';
+import {
+  closeJournalRead,
+  describeJournalRead,
+  liveStoreHolder,
+  readJournal,
+  type JournalRead,
+} from './support/journal-reader.js';
+import {
+  errorText,
+  loadOperatorConfig,
+  operatorSigner,
+  operatorVenueClient,
+  usageError,
+} from './support/operator-setup.js';
+import { venueOrderRow, venueOrderTable } from './support/order-rows.js';
+import { formatTable } from './support/text-table.js';
+
+const NAME = 'cancel-all';
+
+/** What to tell an operator whose daemon holds the store. */
+export const STOP_THE_DAEMON =
+  'stop the daemon first (or send it SIGTERM: it cancels its orders on shutdown)';
+
+const USAGE = `Usage: ledger-mm cancel-all [--config FILE]... [--pair PAIR] [--yes]
+
+Cancels every resting order of the party (the venue's OPEN list: OPEN, PARTIALLY_FILLED,
+PENDING_TRIGGER), several at once (at most execution.cancelConcurrency), each signed with the
+configured key and journaled in the store like the daemon's own cancels. Orders the journal does
+not know are adopted into it first, so every cancel is journaled.
+
+Without --yes this is a dry run: it prints what it would cancel and cancels nothing.
+
+It refuses to run while a daemon holds the store (store.path): two signers for one party break
+the venue's one-placement-at-a-time rule. Stop the daemon first, or send it SIGTERM: the daemon
+cancels its own orders on shutdown (shutdown.cancelOrders).
+
+Each order ends as one of:
+  cancelled     this command's cancel took effect
+  filled        the order filled before the cancel landed
+  already gone  the order had ended (cancelled, expired) before this command cancelled it
+  stranded      the cancel cannot complete: the order's funds were withdrawn; the venue's
+                operator must clear it
+  failed        the cancel did not complete (the reason is printed); run the command again
+Afterwards the OPEN list is read again and whatever still rests is printed.
+
+Options:
+  -c, --config FILE  A config file layered over config/default.json. Repeatable.
+  -p, --pair PAIR    Only the orders of this pair, e.g. BTC/USDC.
+  -y, --yes          Really cancel. Without it, nothing is cancelled.
+  -h, --help         Show this help.
+
+Exit codes: 0 nothing is left resting (or a dry run); 1 something is still resting, a daemon
+holds the store, or the venue could not be read; 2 bad usage, invalid configuration, no API key
+or no usable signing key (nothing was sent to the venue).
+`;
+
+interface Args {
+  configFiles: string[];
+  pair: string | undefined;
+  yes: boolean;
+}
+
+function parse(argv: string[], io: CommandIo): Args | number {
+  let values: { config?: string[]; pair?: string; yes?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string', short: 'c', multiple: true },
+        pair: { type: 'string', short: 'p' },
+        yes: { type: 'boolean', short: 'y', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return usageError(io, NAME, USAGE, errorText(err));
+  }
+  if (values.help === true) {
+    io.stdout(USAGE);
+    return EXIT.OK;
+  }
+  if (values.pair === '') return usageError(io, NAME, USAGE, '--pair needs a pair name, e.g. BTC/USDC');
+  return { configFiles: values.config ?? [], pair: values.pair, yes: values.yes === true };
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const args = parse(argv, io);
+  if (typeof args === 'number') return args;
+  const loaded = loadOperatorConfig(NAME, args.configFiles, io, USAGE);
+  if (!loaded.ok) return loaded.exitCode;
+  return args.yes ? cancelAll(args, loaded.value, io) : dryRun(args, loaded.value, io);
+}
+
+/** The resting orders of the party (every page), optionally of one pair. */
+async function listResting(client: VenueClient, pair: string | undefined): Promise<Order[]> {
+  const query: OrdersQuery = { status: 'OPEN', refreshWallet: false };
+  if (pair !== undefined) query.pair = pair;
+  const out: Order[] = [];
+  for await (const o of client.iterateOrders(query)) out.push(o);
+  return out;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function scopeText(args: Args): string {
+  return args.pair === undefined ? '' : ` on ${args.pair}`;
+}
+
+/** Without --yes: what would be cancelled, read-only. */
+async function dryRun(args: Args, config: MmConfig, io: CommandIo): Promise<number> {
+  const setup = operatorVenueClient(NAME, config.venue, io);
+  if (!setup.ok) return setup.exitCode;
+  const client = setup.value;
+  let account: Account;
+  let resting: Order[];
+  try {
+    account = await client.getAccount();
+    resting = await listResting(client, args.pair);
+  } catch (err) {
+    io.stderr(`ledger-mm cancel-all: the venue could not be read: ${errorText(err)}\n`);
+    return EXIT.FAILED;
+  } finally {
+    await client.close();
+  }
+  io.stdout(
+    `ledger-mm cancel-all (dry run): party ${account.partyId} on ${config.venue.baseUrl} ` +
+      `(API key ${apiKeyHandle(config.venue.apiKey)})\n`,
+  );
+  const read = readJournal(config.store.path);
+  try {
+    printResting(io, `${plural(resting.length, 'resting order')}${scopeText(args)}`, resting, read);
+  } finally {
+    closeJournalRead(read);
+  }
+  const holder = liveStoreHolder(config.store.path);
+  if (holder !== null) {
+    io.stdout(
+      `\nnote: pid ${holder.pid} on ${holder.host} holds the store ${config.store.path}, so --yes ` +
+        `would refuse: ${STOP_THE_DAEMON}.\n`,
+    );
+  }
+  io.stdout(
+    resting.length === 0
+      ? '\ndry run: nothing to cancel.\n'
+      : `\ndry run: nothing was cancelled. Run again with --yes to cancel ${plural(resting.length, 'order')}.\n`,
+  );
+  return EXIT.OK;
+}
+
+function printResting(io: CommandIo, title: string, orders: readonly Order[], read: JournalRead): void {
+  io.stdout(`${title}; ${describeJournalRead(read)}\n`);
+  if (orders.length > 0) io.stdout(`\n${venueOrderTable(orders.map((o) => venueOrderRow(o, read)))}`);
+}
+
+/** Opens the store read-write (taking its lock); reports a held store. */
+function openStore(config: MmConfig, io: CommandIo): Journal<TrackedOrder> | number {
+  try {
+    return openJournal<TrackedOrder>({ path: config.store.path, clock: systemClock });
+  } catch (err) {
+    if (err instanceof StoreLockedError) {
+      const who = err.holder === null ? 'another process' : `pid ${err.holder.pid} on ${err.holder.host}`;
+      io.stderr(
+        `ledger-mm cancel-all: the store ${config.store.path} is held by ${who} (a running daemon?): ` +
+          `${STOP_THE_DAEMON}. Nothing was cancelled.\n  ${errorText(err)}\n`,
+      );
+      return EXIT.FAILED;
+    }
+    io.stderr(
+      `ledger-mm cancel-all: the journal ${config.store.path} could not be opened: ${errorText(err)}\n`,
+    );
+    return EXIT.FAILED;
+  }
+}
+
+/** How one order's cancel ended, as the report says it. */
+export type CancelResult = 'cancelled' | 'filled' | 'already gone' | 'stranded' | 'failed';
+
+/** One line of the report. */
+interface ReportLine {
+  readonly order: Order;
+  readonly result: CancelResult;
+  readonly detail: string;
+  readonly filled: string;
+}
+
+/**
+ * The report's verdict on one cancel outcome. `submitted`: this command sent a cancel submission
+ * for the order, so a CANCELLED order is its doing; otherwise the order had gone already.
+ */
+export function cancelResult(
+  outcome: CancelOutcome,
+  submitted: boolean,
+): { result: CancelResult; detail: string } {
+  switch (outcome.kind) {
+    case 'cancelled':
+      return submitted
+        ? { result: 'cancelled', detail: '' }
+        : { result: 'already gone', detail: 'cancelled before this command' };
+    case 'filled':
+      return { result: 'filled', detail: 'filled before the cancel landed' };
+    case 'ended':
+      return { result: 'already gone', detail: `ended ${outcome.state}` };
+    case 'stranded':
+      return {
+        result: 'stranded',
+        detail: "its funds were withdrawn; the venue's operator must clear it",
+      };
+    case 'deferred':
+      return { result: 'failed', detail: `not resting locally yet (${outcome.state})` };
+    case 'echo-mismatch':
+      return { result: 'failed', detail: `the prepared cancel differed from the request: ${outcome.detail}` };
+    case 'failed':
+      return { result: 'failed', detail: `${outcome.code} after ${plural(outcome.attempts, 'attempt')}` };
+    case 'aborted':
+      return { result: 'failed', detail: `aborted (${outcome.reason})` };
+    case 'unknown-order':
+      return { result: 'failed', detail: 'not tracked by the journal' };
+  }
+}
+
+/** With --yes: cancel for real. */
+async function cancelAll(args: Args, config: MmConfig, io: CommandIo): Promise<number> {
+  // Everything that can be refused locally is refused before the first venue call.
+  const signer = operatorSigner(NAME, config.signing, io);
+  if (!signer.ok) return signer.exitCode;
+  const setup = operatorVenueClient(NAME, config.venue, io);
+  if (!setup.ok) return setup.exitCode;
+  const client = setup.value;
+  try {
+    const journal = openStore(config, io);
+    if (typeof journal === 'number') return journal;
+    return await withStore(args, config, io, client, signer.value, journal);
+  } finally {
+    await client.close();
+  }
+}
+
+async function withStore(
+  args: Args,
+  config: MmConfig,
+  io: CommandIo,
+  client: VenueClient,
+  signer: Signer,
+  journal: Journal<TrackedOrder>,
+): Promise<number> {
+  let account: Account;
+  try {
+    account = await client.getAccount();
+  } catch (err) {
+    journal.close();
+    io.stderr(`ledger-mm cancel-all: GET /account failed: ${errorText(err)}. Nothing was cancelled.\n`);
+    return EXIT.FAILED;
+  }
+  const verdict = checkPartyId(account.partyId, signer.fingerprint);
+  if (verdict.kind === 'mismatch') {
+    journal.close();
+    io.stderr(`ledger-mm cancel-all: ${verdict.reason}. Nothing was cancelled.\n`);
+    return EXIT.FAILED;
+  }
+
+  const engine = new OrderEngine({
+    venue: client,
+    signer,
+    partyId: account.partyId,
+    clientOrderIdPrefix: account.clientOrderIdPrefix,
+    clock: systemClock,
+    journal,
+    // Orders nobody knows are adopted (tracked and journaled) so that they can be cancelled too;
+    // `cancel` would cancel them on every pair, `ignore` would leave them out.
+    recovery: { unknownOrders: 'adopt' },
+    execution: config.execution,
+  });
+  const submitted = new Set<string>();
+  const alarms: string[] = [];
+  const unsubscribe = engine.subscribe((e: EngineEvent) => {
+    if (e.type === 'stage' && e.stage === 'cancel-submit') submitted.add(e.key);
+    if (e.type === 'alarm') alarms.push(`${e.reason}${e.key === null ? '' : ` ${e.key}`}: ${e.detail}`);
+  });
+  const onSignal = (signal: NodeJS.Signals): void => {
+    io.stderr(`ledger-mm cancel-all: ${signal}: stopping; cancel submissions already sent are let finish\n`);
+    engine.close().catch(() => undefined);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  let lines: ReportLine[];
+  try {
+    try {
+      await engine.start();
+    } catch (err) {
+      io.stderr(
+        `ledger-mm cancel-all: could not reconcile the journal with the venue: ${errorText(err)}. ` +
+          'No cancel-all was started.\n',
+      );
+      return EXIT.FAILED;
+    }
+    let targets: Order[];
+    try {
+      targets = await listResting(client, args.pair);
+    } catch (err) {
+      io.stderr(`ledger-mm cancel-all: GET /orders failed: ${errorText(err)}. No cancel-all was started.\n`);
+      return EXIT.FAILED;
+    }
+    io.stdout(
+      `ledger-mm cancel-all: party ${account.partyId} on ${config.venue.baseUrl}: ` +
+        `${plural(targets.length, 'resting order')}${scopeText(args)}` +
+        (targets.length === 0
+          ? '\n'
+          : `, cancelling (at most ${config.execution.cancelConcurrency} at once)\n`),
+    );
+    lines = await Promise.all(
+      targets.map(async (order): Promise<ReportLine> => {
+        const tracked = engine.orders.byOrderId(order.orderId);
+        const outcome: CancelOutcome =
+          tracked === undefined
+            ? { key: '', orderId: order.orderId, filled: null, kind: 'unknown-order' }
+            : await engine.cancel(tracked.key, { reason: 'cancel-all', priority: 10 });
+        const verdict = cancelResult(outcome, tracked !== undefined && submitted.has(tracked.key));
+        const filled = outcome.filled === null ? order.filled : toWire(outcome.filled);
+        return { order, ...verdict, filled };
+      }),
+    );
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await engine.close();
+    unsubscribe();
+  }
+
+  if (lines.length > 0) {
+    io.stdout(
+      `\n${formatTable(
+        ['RESULT', 'ORDER ID', 'PAIR', 'SIDE', 'PRICE', 'QTY', 'FILLED', 'DETAIL'],
+        lines.map((l) => [
+          l.result,
+          l.order.orderId,
+          l.order.pair,
+          l.order.side,
+          l.order.price ?? '-',
+          l.order.quantity,
+          l.filled,
+          l.detail,
+        ]),
+      )}`,
+    );
+    const counts = new Map<CancelResult, number>();
+    for (const l of lines) counts.set(l.result, (counts.get(l.result) ?? 0) + 1);
+    io.stdout(`\n${[...counts].map(([r, n]) => `${n} ${r}`).join(', ')}\n`);
+  }
+  for (const a of alarms) io.stderr(`ledger-mm cancel-all: alarm: ${a}\n`);
+  return reportLeft(args, config, io, client);
+}
+
+/** Reads the OPEN list again: exit 0 only when nothing of the scope is left resting. */
+async function reportLeft(args: Args, config: MmConfig, io: CommandIo, client: VenueClient): Promise<number> {
+  let left: Order[];
+  try {
+    left = await listResting(client, args.pair);
+  } catch (err) {
+    io.stderr(`ledger-mm cancel-all: could not read the OPEN list again: ${errorText(err)}\n`);
+    return EXIT.FAILED;
+  }
+  if (left.length === 0) {
+    io.stdout(`re-listed: nothing is left resting${scopeText(args)}.\n`);
+    return EXIT.OK;
+  }
+  const read = readJournal(config.store.path);
+  try {
+    printResting(
+      io,
+      `\nre-listed: ${plural(left.length, 'order')} still resting${scopeText(args)}`,
+      left,
+      read,
+    );
+  } finally {
+    closeJournalRead(read);
+  }
+  io.stdout('\nRun the command again to retry; a stranded order needs the venue operator.\n');
+  return EXIT.FAILED;
+}
+
+/** The `cancel-all` subcommand. */
+export const cancelAllCommand: Command = {
+  name: NAME,
+  summary: 'Cancel every resting order of the party (dry run without --yes); refuses while a daemon runs',
+  usage: USAGE,
+  run,
+};

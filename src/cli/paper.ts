@@ -1,0 +1,220 @@
+/**
+ * `ledger-mm paper`: paper trading. The simulated venue on loopback over real HTTP (market
+ * running), an account registered with a throwaway signing key, and the daemon quoting two pairs
+ * against it from `config/paper.json`. `npm start` runs this.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
+import type { Daemon } from '../daemon/daemon.js';
+import type { DaemonTuning } from '../daemon/daemon-types.js';
+import { startPaperVenue, type PaperVenue } from '../daemon/paper-venue.js';
+import { observabilityAttachment } from '../daemon/observability-wiring.js';
+import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
+import { SignalRelay, type ProcessSeam } from '../daemon/signals.js';
+import type { LogDestination } from '../logging/logger.js';
+import { scrubText } from '../logging/redact.js';
+import { LATENCY_PROFILES, type LatencyProfile } from '../sim/latency.js';
+import { EXIT, type Command, type CommandIo } from './command.js';
+
+/** The package's paper trading config, layered over `config/default.json`. */
+export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../config/paper.json', import.meta.url));
+
+const USAGE = `Usage: ledger-mm paper [options]
+
+Paper trading: starts the simulated venue on 127.0.0.1 (free ports, market on), registers an
+account with a throwaway signing key under the store directory, and runs the quoting daemon
+against it over HTTP with config/paper.json (two pairs, store under ./var/paper/, pretty logs).
+Each session starts from a fresh venue and a fresh journal. Stop with Ctrl-C.
+
+Options:
+      --latency PROFILE   fast (default: a placement takes 2-3 s), realistic (the venue's own
+                          figures: about 45 s per placement) or instant.
+      --seed N            The simulated market's seed.
+  -c, --config FILE       A daemon config file layered over config/paper.json. Repeatable.
+      --sim-config FILE   The simulated venue's config (default: the package's config/sim.json).
+      --port N            API port (default 0: a free port).
+      --submit-port N     Submission host port (default 0: a free port).
+      --duration SECONDS  Stop by itself after this long (default: run until a signal).
+  -h, --help              Show this help.
+
+Venue URLs, API key and signing key are set by the command; LEDGER_MM_* variables for them are
+ignored. Other LEDGER_MM_* variables apply as usual.
+`;
+
+/** Variables the paper session sets itself. */
+const OWN_ENV = [
+  'LEDGER_MM_BASE_URL',
+  'LEDGER_MM_SUBMIT_URL',
+  'LEDGER_MM_API_KEY',
+  'LEDGER_MM_API_KEY_FILE',
+  'LEDGER_MM_SIGNING_KEY_FILE',
+];
+
+/** Seams of {@link runPaper} (tests). */
+export interface PaperSeams {
+  readonly proc?: ProcessSeam;
+  /** Where the daemon's log lines go (default stdout). */
+  readonly logDestination?: LogDestination;
+  readonly attachments?: readonly DaemonAttachment[];
+  readonly onDaemon?: (daemon: Daemon, venue: PaperVenue) => void;
+}
+
+interface PaperArgs {
+  latency: LatencyProfile;
+  seed?: string;
+  config: string[];
+  simConfig?: string;
+  port: number;
+  submitPort: number;
+  durationMs: number | null;
+}
+
+function parse(argv: string[]): PaperArgs | { error: string } | 'help' {
+  let v: Record<string, string | string[] | boolean | undefined>;
+  try {
+    ({ values: v } = parseArgs({
+      args: argv,
+      options: {
+        latency: { type: 'string' },
+        seed: { type: 'string' },
+        config: { type: 'string', short: 'c', multiple: true },
+        'sim-config': { type: 'string' },
+        port: { type: 'string' },
+        'submit-port': { type: 'string' },
+        duration: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return { error: scrubText(err instanceof Error ? err.message : String(err)) };
+  }
+  if (v['help'] === true) return 'help';
+  const latency = (v['latency'] as string | undefined) ?? 'fast';
+  if (!(LATENCY_PROFILES as readonly string[]).includes(latency)) {
+    return { error: `--latency must be one of ${LATENCY_PROFILES.join(', ')}` };
+  }
+  const int = (name: string, max: number): number | string | undefined => {
+    const s = v[name] as string | undefined;
+    if (s === undefined) return undefined;
+    return /^\d+$/.test(s) && Number(s) <= max ? Number(s) : `--${name} must be a whole number up to ${max}`;
+  };
+  const port = int('port', 65_535) ?? 0;
+  const submitPort = int('submit-port', 65_535) ?? 0;
+  const duration = int('duration', 31_536_000);
+  for (const x of [port, submitPort, duration]) if (typeof x === 'string') return { error: x };
+  return {
+    latency: latency as LatencyProfile,
+    ...(v['seed'] === undefined ? {} : { seed: v['seed'] as string }),
+    config: (v['config'] as string[] | undefined) ?? [],
+    ...(v['sim-config'] === undefined ? {} : { simConfig: v['sim-config'] as string }),
+    port: port as number,
+    submitPort: submitPort as number,
+    durationMs: duration === undefined ? null : (duration as number) * 1000,
+  };
+}
+
+/**
+ * Confirmation reads paced for the simulator's profile: the engine's defaults wait 2 s before
+ * the first read, made for the venue's ~12 s from submission to OPEN; the fast profile commits
+ * in well under a second.
+ */
+function simulatorTuning(latency: LatencyProfile): DaemonTuning['engine'] {
+  if (latency === 'realistic') return {};
+  const confirmBackoff =
+    latency === 'fast'
+      ? { initialMs: 700, factor: 1.5, maxMs: 3_000 }
+      : { initialMs: 100, factor: 2, maxMs: 1_000 };
+  return { pipeline: { confirmBackoff }, cancelPool: { confirmBackoff } };
+}
+
+/** The command's body, with its seams. */
+export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams = {}): Promise<number> {
+  const args = parse(argv);
+  if (args === 'help') {
+    io.stdout(USAGE);
+    return EXIT.OK;
+  }
+  if ('error' in args) {
+    io.stderr(`ledger-mm paper: ${args.error}\n\n${USAGE}`);
+    return EXIT.USAGE;
+  }
+  const env = { ...io.env };
+  for (const k of OWN_ENV) delete env[k];
+  const first = loadConfigOrExit({ configFiles: [PAPER_CONFIG_FILE, ...args.config], env, cwd: io.cwd }, io);
+  if (!first.ok) return first.exitCode;
+
+  let paper: PaperVenue;
+  try {
+    paper = await startPaperVenue({
+      storePath: first.config.store.path,
+      latency: args.latency,
+      ...(args.seed === undefined ? {} : { seed: /^\d+$/.test(args.seed) ? Number(args.seed) : args.seed }),
+      ...(args.simConfig === undefined ? {} : { simConfig: args.simConfig }),
+      port: args.port,
+      submitPort: args.submitPort,
+    });
+  } catch (err) {
+    io.stderr(
+      `ledger-mm paper: cannot start the simulated venue: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
+    return EXIT.FAILED;
+  }
+  const load: LoadConfigOptions = {
+    configFiles: [PAPER_CONFIG_FILE, ...args.config],
+    env: {
+      ...env,
+      LEDGER_MM_BASE_URL: paper.baseUrl,
+      LEDGER_MM_SUBMIT_URL: paper.submitUrl,
+      LEDGER_MM_API_KEY: paper.apiKey,
+      LEDGER_MM_SIGNING_KEY_FILE: paper.keyFile,
+    },
+    cwd: io.cwd,
+  };
+  const loaded = loadConfigOrExit(load, io);
+  if (!loaded.ok) {
+    await paper.close();
+    return loaded.exitCode;
+  }
+  io.stdout(
+    [
+      `ledger-mm paper: simulated venue on ${paper.baseUrl} (latency ${args.latency}, seed ${String(paper.venue.config.seed)}, market on)`,
+      `  account ${paper.slug} (${paper.partyId}), signing key ${paper.keyFile}`,
+      `  quoting ${loaded.config.pairs.join(', ')}; journal ${loaded.config.store.path}`,
+      `  operator endpoints (loopback): ${paper.adminUrl}`,
+      '  Ctrl-C stops: quotes are cancelled first.',
+      '',
+    ].join('\n'),
+  );
+  const relay = new SignalRelay(seams.proc ?? process);
+  const stopTimer =
+    args.durationMs === null ? null : setTimeout(() => relay.raise('SIGTERM'), args.durationMs);
+  try {
+    const code = await runDaemon({
+      command: 'paper',
+      config: loaded.config,
+      load,
+      io,
+      proc: relay,
+      attachments: seams.attachments ?? [observabilityAttachment({ config: loaded.config })],
+      ...(seams.logDestination === undefined ? {} : { logDestination: seams.logDestination }),
+      tuning: { engine: simulatorTuning(args.latency), summaryMs: 20_000 },
+      onDaemon: (daemon) => seams.onDaemon?.(daemon, paper),
+    });
+    return code;
+  } finally {
+    if (stopTimer !== null) clearTimeout(stopTimer);
+    await paper.close();
+    relay.release();
+  }
+}
+
+/** The `paper` command. */
+export const paperCommand: Command = {
+  name: 'paper',
+  summary: 'Paper trading: the daemon quoting against the simulated venue over HTTP',
+  usage: USAGE,
+  run: (argv, io) => runPaper(argv, io),
+};

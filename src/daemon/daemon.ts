@@ -1,0 +1,307 @@
+import type { ReloadOutcome } from '../config/reload.js';
+import type { MmConfig } from '../config/schema.js';
+import type { PollerStats } from '../core/poller.js';
+import { ExecutionEventHub } from '../execution/execution-events.js';
+import type { OrderEngine } from '../execution/order-engine.js';
+import type { MarketPollers, MarketState } from '../market/index.js';
+import type { DaemonStateView } from '../observability/state-view.js';
+import type { VenueClient } from '../venue/index.js';
+import { BookWatch } from './book-watch.js';
+import { logDaemonEvent } from './daemon-log.js';
+import {
+  resolveTuning,
+  type DaemonCloseOptions,
+  type DaemonEvent,
+  type DaemonOptions,
+  type DaemonPhase,
+  type DaemonTuning,
+  type ShutdownReport,
+} from './daemon-types.js';
+import { EngineEvents } from './engine-events.js';
+import { Fanout } from './fanout.js';
+import { shutdown } from './lifecycle.js';
+import { LiveConfig } from './live-config.js';
+import type { LiveParams } from './live-params.js';
+import { LocalBalances } from './local-balances.js';
+import { createMarketFeed } from './market-feed.js';
+import type { PreflightReport } from './preflight.js';
+import { Positions, type PairPosition } from './pnl.js';
+import type { CycleReport } from './quote-cycle.js';
+import { assessDaemonReadiness, type DaemonReadiness } from './readiness.js';
+import { passPreflight, startEngine } from './startup.js';
+import { buildStateView } from './state-view.js';
+import { TradingSession } from './trading-session.js';
+import { createDaemonVenueClient } from './venue-client.js';
+
+/**
+ * The quoting daemon: preflight → recovery → market pollers → the quote cycle, until `close()`.
+ * `start()` resolves true once quoting (a failing preflight or recovery is retried meanwhile, never
+ * trading); `readiness()` and `stateView()` expose its state read-only (metrics, `/status`);
+ * `subscribe()` delivers every engine and daemon event (`execution` carries the execution events
+ * alone); `reload()` is SIGHUP; `close()` is the bounded graceful stop (`lifecycle.ts`).
+ */
+export class Daemon {
+  /** The execution layer's events (placements, cancels, stages, queues, alarms), forwarded. */
+  readonly execution = new ExecutionEventHub();
+  private readonly o: DaemonOptions;
+  private readonly tuning: DaemonTuning;
+  private readonly venue: VenueClient;
+  private readonly state: MarketState;
+  private readonly pollers: MarketPollers;
+  private readonly bookWatch = new BookWatch();
+  private readonly balances = new LocalBalances();
+  private readonly positionsCalc: Positions;
+  private readonly events: EngineEvents;
+  private readonly observers = new Fanout<DaemonEvent>();
+  private readonly lifetime = new AbortController();
+  private readonly live: LiveConfig;
+  private phaseValue: DaemonPhase = 'created';
+  private preflightReport: PreflightReport | null = null;
+  private fatal: string | null = null;
+  private session: TradingSession | null = null;
+  private startPromise: Promise<boolean> | null = null;
+  private closePromise: Promise<ShutdownReport> | null = null;
+
+  /** Throws ConfigError when the strategy or risk params break a rule between keys. */
+  constructor(options: DaemonOptions) {
+    this.o = options;
+    const { config, clock } = options;
+    this.live = new LiveConfig(config, clock, options.reload, (e) => this.emit(e));
+    this.tuning = resolveTuning(config, options.tuning);
+    this.venue = createDaemonVenueClient(options);
+    const random = options.random === undefined ? {} : { random: options.random };
+    const feed = createMarketFeed({
+      config,
+      venue: this.venue,
+      clock,
+      ...random,
+      onBalances: (at) => this.session?.onBalancesPolled(at),
+      onError: (poller, error) => this.onPollError(poller, error),
+    });
+    this.state = feed.state;
+    this.pollers = feed.pollers;
+    this.positionsCalc = new Positions(config.pairs);
+    this.events = new EngineEvents({
+      clock,
+      bookWatch: this.bookWatch,
+      market: this.state,
+      dispatch: () => this.session?.dispatch ?? null,
+      engine: () => this.session?.engine ?? null,
+      emit: (e) => this.emit(e),
+      execution: this.execution,
+      position: (pair) => this.positions().find((p) => p.pair === pair),
+    });
+  }
+
+  /** created → preflight → recovering → running → closing → closed (or failed). */
+  get phase(): DaemonPhase {
+    return this.phaseValue;
+  }
+
+  /** The config in force (strategy and risk as last reloaded). */
+  get config(): MmConfig {
+    return this.live.config;
+  }
+
+  /** The strategy, reconciler and risk params in force. */
+  get params(): LiveParams {
+    return this.live.params;
+  }
+
+  /** The order engine once built (its `orders` view, `inventory`, `ordersPoller`), else null. */
+  get engine(): OrderEngine | null {
+    return this.session?.engine ?? null;
+  }
+
+  /** The last quote cycle, or null. */
+  get lastCycle(): CycleReport | null {
+    return this.session?.cycle.last ?? null;
+  }
+
+  /** Quote cycles run so far. */
+  get cycles(): number {
+    return this.session?.cycle.count ?? 0;
+  }
+
+  /** Consecutive placement-pipeline failures (the error breaker's input). */
+  get pipelineFailures(): number {
+    return this.session?.dispatch.consecutiveFailures ?? 0;
+  }
+
+  /** Every poller: the market's, the orders poller, and the daemon's loops. */
+  pollerStats(): PollerStats[] {
+    const orders = this.session?.engine.ordersPoller?.poller;
+    return [
+      ...this.pollers.stats(),
+      ...(orders === undefined ? [] : [orders]),
+      ...(this.session?.loopStats ?? []),
+    ];
+  }
+
+  /** Registers an observer of every event; returns its unsubscribe. Must not throw. */
+  subscribe(listener: (e: DaemonEvent) => void): () => void {
+    return this.observers.subscribe(listener);
+  }
+
+  /**
+   * Brings the daemon up. Resolves true once it quotes, false when closed before; a failed
+   * preflight or recovery is retried on a slow timer meanwhile (never trading). Rejects only when
+   * another process holds the store. Idempotent.
+   */
+  start(): Promise<boolean> {
+    this.startPromise ??= this.closePromise === null ? this.bringUp() : Promise.resolve(false);
+    return this.startPromise;
+  }
+
+  /** Reloads the strategy and risk sections now (what SIGHUP does); null without reload options. */
+  reload(): ReloadOutcome | null {
+    return this.live.reload();
+  }
+
+  /** The graceful stop (see `lifecycle.ts`), bounded by `shutdown.graceMs`. Idempotent. */
+  close(options: DaemonCloseOptions = {}): Promise<ShutdownReport> {
+    this.closePromise ??= this.stop(options);
+    return this.closePromise;
+  }
+
+  /** Positions and PnL per pair, marked to the current mids. */
+  positions(): PairPosition[] {
+    const engine = this.session?.engine;
+    if (engine === undefined || engine.state === 'created') return [];
+    const last = this.session?.cycle.last;
+    const snap = last?.snapshot ?? this.state.snapshot(this.o.clock.now());
+    try {
+      return this.positionsCalc.compute(engine.inventory, snap, last?.strategy.references);
+    } catch {
+      return []; // the engine's journal never opened: there is no inventory to mark
+    }
+  }
+
+  /** Ready to quote, or every reason not (the observability module's `/readyz` shape). */
+  readiness(): DaemonReadiness {
+    const last = this.session?.cycle.last ?? null;
+    return assessDaemonReadiness({
+      phase: this.phaseValue,
+      preflight: this.preflightReport,
+      recoveryError: this.fatal,
+      account: this.state.snapshot(this.o.clock.now()).account,
+      authFailing: this.state.authFailing,
+      verdict: last?.verdict ?? null,
+      stale: last?.stale ?? [],
+      pairs: this.live.config.pairs,
+    });
+  }
+
+  /** The state for metrics and `/status`, fresh per call. */
+  stateView(): DaemonStateView {
+    return buildStateView({
+      now: this.o.clock.now(),
+      pairs: this.live.config.pairs,
+      market: this.state,
+      pollers: this.pollerStats(),
+      engine: this.session?.engine ?? null,
+      cycle: this.session?.cycle.last ?? null,
+      risk: { state: this.session?.cycle.risk ?? null, params: this.live.params.risk },
+      positions: this.positions(),
+      referenceAt: (key) => this.events.referenceAt(key),
+      lastFills: this.events.lastFills,
+      preflightPassed: this.preflightReport?.ok === true,
+      queued: this.session?.dispatch.pendingIntents.length ?? 0,
+    });
+  }
+
+  private async bringUp(): Promise<boolean> {
+    const { config, clock, logger } = this.o;
+    const deps = { ...this.o, venue: this.venue, signal: this.lifetime.signal, retryMs: this.tuning.retryMs };
+    this.setPhase('preflight');
+    const report = await passPreflight(deps, (r) => {
+      this.preflightReport = r;
+      this.emit({ type: 'preflight', report: r, at: clock.now() });
+    });
+    if (report === null) return false;
+    // Pairs and account are known now; balances wait for the first poll (see local-balances.ts).
+    this.state.applyPairs(report.pairs ?? [], clock.now());
+    this.state.applyAccount(report.account, clock.now());
+    this.setPhase('recovering');
+    const started = await startEngine(deps, {
+      partyId: report.account.partyId,
+      clientOrderIdPrefix: report.account.clientOrderIdPrefix,
+      tuning: this.tuning.engine,
+      ordersPollMs: this.tuning.ordersPollMs,
+      ...(this.o.random === undefined ? {} : { random: this.o.random }),
+      onEngine: (engine) => this.attachEngine(engine),
+    }).catch((err: unknown) => {
+      this.fatal = err instanceof Error ? err.message : String(err);
+      this.setPhase('failed');
+      throw err;
+    });
+    if (started === null || this.lifetime.signal.aborted || this.session === null) return false;
+    this.session.start();
+    if (this.o.reload?.watch !== false) this.live.watch();
+    this.setPhase('running');
+    logger.info({ pairs: config.pairs, store: config.store.path }, `quoting ${config.pairs.join(', ')}`);
+    return true;
+  }
+
+  private attachEngine(engine: OrderEngine): void {
+    this.session = new TradingSession(engine, {
+      ...this.o,
+      tuning: this.tuning,
+      state: this.state,
+      pollers: this.pollers,
+      balances: this.balances,
+      bookWatch: this.bookWatch,
+      positions: this.positionsCalc,
+      events: this.events,
+      params: () => this.live.params,
+      canPlace: () => this.phaseValue === 'running',
+      emit: (e) => this.emit(e),
+    });
+  }
+
+  private onPollError(poller: string, error: unknown): void {
+    const stats = this.pollers.poller(poller);
+    if (stats !== undefined && stats.consecutiveFailures > 1) return; // logged at the first of a streak
+    this.emit({ type: 'market-poll-failed', poller, error, at: this.o.clock.now() });
+  }
+
+  private async stop(options: DaemonCloseOptions): Promise<ShutdownReport> {
+    const { config, clock, logger } = this.o;
+    this.setPhase('closing');
+    this.lifetime.abort(new DOMException('daemon closed', 'AbortError'));
+    const report = await shutdown(
+      {
+        clock,
+        logger,
+        engine: this.session?.engine ?? null,
+        dispatch: this.session?.dispatch ?? null,
+        stopLoops: async () => {
+          this.live.close();
+          await this.session?.stopLoops();
+        },
+        closeRest: async () => {
+          await this.pollers.close();
+          await this.venue.close();
+        },
+      },
+      {
+        cancelOrders: options.cancelOrders ?? config.shutdown.cancelOrders,
+        graceMs: options.graceMs ?? config.shutdown.graceMs,
+      },
+    );
+    this.setPhase('closed');
+    this.emit({ type: 'shutdown', report, at: clock.now() });
+    return report;
+  }
+
+  private setPhase(phase: DaemonPhase): void {
+    if (this.phaseValue === phase) return;
+    this.phaseValue = phase;
+    this.emit({ type: 'daemon-phase', phase, at: this.o.clock.now() });
+  }
+
+  private emit(event: DaemonEvent): void {
+    logDaemonEvent(this.o.logger, this.events.logContext, event);
+    this.observers.emit(event);
+  }
+}

@@ -1,0 +1,148 @@
+import { systemClock, type Clock } from '../core/clock.js';
+import type { MmConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+import { observeEvent } from '../observability/bind-events.js';
+import { observeConfigReload, observeRiskDenials } from '../observability/control-events.js';
+import { createMetrics, type Metrics } from '../observability/create-metrics.js';
+import { ObservabilityServer } from '../observability/http-server.js';
+import type { Readiness } from '../observability/readiness.js';
+import { registerStateCollector } from '../observability/state-collector.js';
+import type { DaemonStateView } from '../observability/state-view.js';
+import { buildStatusReport } from '../observability/status-report.js';
+import { bindVenueClientHooks } from '../observability/venue-hooks.js';
+import type { DaemonEvent } from './daemon-types.js';
+import type { DaemonAttachment } from './run-daemon.js';
+
+/**
+ * The daemon's observability: Prometheus metrics and the `/metrics`, `/healthz`, `/readyz`,
+ * `/status` server on `metrics.host`:`metrics.port`, as a {@link DaemonAttachment} for
+ * `runDaemon`:
+ *
+ * ```ts
+ * attachments: seams.attachments ?? [observabilityAttachment({ config: loaded.config })],
+ * ```
+ *
+ * It builds the metrics before the daemon (the venue client's hooks go in with it), and on
+ * `attach`: subscribes to ONE stream, `daemon.subscribe` (execution events, the registry's order
+ * observations, config reloads, and each cycle's risk denials; binding `daemon.execution` as
+ * well would count twice), reads `daemon.stateView()` on each scrape, and serves
+ * `daemon.readiness()` and a status document. Metrics observe; nothing here feeds back.
+ */
+
+/** What the wiring needs of the daemon (the `Daemon` fits). */
+export interface ObservableDaemon {
+  readonly phase: string;
+  subscribe(listener: (event: DaemonEvent) => void): () => void;
+  readiness(): Readiness;
+  stateView(): DaemonStateView;
+}
+
+/** Options of {@link observabilityAttachment}. */
+export interface ObservabilityWiringOptions {
+  /** `pairs` bound the pair label; `metrics.host`/`metrics.port` are where the server listens. */
+  readonly config: Pick<MmConfig, 'pairs' | 'metrics'>;
+  /** The daemon's clock (ages are measured on it). Default the system clock. */
+  readonly clock?: Clock;
+  /** `/healthz` fails above this event-loop lag, seconds. Default 1. */
+  readonly maxEventLoopLagSeconds?: number;
+}
+
+/** The running observability of one daemon. */
+export interface AttachedObservability {
+  /** Where the server listens (the real port when `metrics.port` is 0). */
+  readonly address: { host: string; port: number };
+  /** Stops the server and the subscriptions. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A {@link DaemonAttachment} that also exposes its metrics and the server's address. */
+export interface ObservabilityAttachment extends DaemonAttachment {
+  readonly metrics: Metrics;
+  attach(daemon: ObservableDaemon, logger: Logger): Promise<AttachedObservability>;
+}
+
+/** The attachment for `runDaemon` (`run` and `paper`). */
+export function observabilityAttachment(opts: ObservabilityWiringOptions): ObservabilityAttachment {
+  const clock = opts.clock ?? systemClock;
+  const metrics = createMetrics({ pairs: opts.config.pairs, now: () => clock.now() });
+  return {
+    metrics,
+    venueHooks: bindVenueClientHooks(metrics),
+    attach: (daemon, logger) =>
+      attachObservability(metrics, daemon, {
+        host: opts.config.metrics.host,
+        port: opts.config.metrics.port,
+        logger,
+        ...(opts.maxEventLoopLagSeconds === undefined
+          ? {}
+          : { maxEventLoopLagSeconds: opts.maxEventLoopLagSeconds }),
+      }),
+  };
+}
+
+/**
+ * Binds `metrics` to `daemon` and starts the server. Rejects when the server cannot listen (the
+ * port is taken, the host is not local): running a market maker without its metrics and health
+ * endpoints is refused rather than done blind.
+ */
+export async function attachObservability(
+  metrics: Metrics,
+  daemon: ObservableDaemon,
+  opts: { host: string; port: number; logger?: Logger; maxEventLoopLagSeconds?: number },
+): Promise<AttachedObservability> {
+  const unsubscribe = daemon.subscribe((e) => observeDaemonEvent(metrics, e));
+  const collector = registerStateCollector(metrics, () => daemon.stateView());
+  const server = new ObservabilityServer({
+    host: opts.host,
+    port: opts.port,
+    metrics,
+    readiness: () => daemon.readiness(),
+    status: () => ({
+      phase: daemon.phase,
+      ...buildStatusReport(daemon.stateView(), { readiness: daemon.readiness() }),
+    }),
+    eventLoop: metrics.eventLoop,
+    ...(opts.maxEventLoopLagSeconds === undefined
+      ? {}
+      : { maxEventLoopLagSeconds: opts.maxEventLoopLagSeconds }),
+    onError: (route, err) => opts.logger?.warn({ err, route }, `observability endpoint ${route} failed`),
+  });
+  const release = (): void => {
+    unsubscribe();
+    collector.unregister();
+    metrics.close();
+  };
+  let address: { host: string; port: number };
+  try {
+    address = await server.start();
+  } catch (err) {
+    release();
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`the metrics server cannot listen on ${opts.host}:${opts.port}: ${reason}`, {
+      cause: err,
+    });
+  }
+  opts.logger?.info(address, `metrics and health on http://${address.host}:${address.port}/metrics`);
+  let closing: Promise<void> | null = null;
+  return {
+    address,
+    close: () => {
+      closing ??= server.close().finally(release);
+      return closing;
+    },
+  };
+}
+
+/**
+ * One daemon event: execution events and order observations (`observeEvent`), config reload
+ * outcomes, and the risk denials of each quote cycle (counted per evaluation).
+ */
+export function observeDaemonEvent(metrics: Metrics, e: DaemonEvent): void {
+  observeEvent(metrics, e);
+  try {
+    if (e.type === 'config-reload') observeConfigReload(metrics, e);
+    else if (e.type === 'cycle') observeRiskDenials(metrics, e.report.verdict);
+  } catch {
+    metrics.control.collectErrors.inc();
+  }
+}

@@ -1,0 +1,201 @@
+import type { Clock } from '../core/clock.js';
+import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
+import type { OrderEngine } from '../execution/order-engine.js';
+import { isTerminal, type OrderState } from '../orders/order-state-machine.js';
+import type { PlaceAction } from '../risk/index.js';
+import { SUB_SLOTS, registrySlot, type PendingIntent } from './own-orders-view.js';
+
+/**
+ * Hands the risk gate's verdicts to the execution layer: placements to the pipeline (one at a
+ * time, by priority, each with a freshness check), cancels to the cancel pool (at once), and the
+ * make-before-break rule — when a placement that replaces an order comes to rest, the replaced
+ * order is cancelled.
+ *
+ * It remembers what it has asked for and the registry does not show yet: the intents waiting in
+ * the pipeline (they keep their quote slot busy and their funds committed) and the cancels
+ * waiting for a worker of the pool (their orders count as cancelling). It never blocks: every
+ * call returns at once, outcomes come back through the callbacks.
+ */
+
+/** An intent the daemon handed to the pipeline. */
+export interface PendingEntry extends PendingIntent {
+  readonly action: PlaceAction;
+  /** The key of the order this placement replaces (make before break), or null. */
+  readonly replaces: string | null;
+  readonly abort: AbortController;
+}
+
+/** Options of {@link OrderDispatch}. */
+export interface OrderDispatchOptions {
+  readonly engine: OrderEngine;
+  readonly clock: Clock;
+  /** The freshness check run by the pipeline before the prepare and before signing. */
+  readonly isWanted: (entry: PendingEntry) => boolean;
+  readonly onPlacement?: (entry: PendingEntry, outcome: PlacementOutcome) => void;
+  readonly onCancel?: (key: string, reason: string, outcome: CancelOutcome) => void;
+}
+
+/** Refusals that say the account or its key cannot trade: readiness handles them, not the breaker. */
+const ACCOUNT_CODES: ReadonlySet<string> = new Set([
+  'MARKET_MAKER_SUSPENDED',
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'API_KEY_REVOKED',
+  'API_KEY_EXPIRED',
+]);
+
+/** True when a placement outcome counts as a pipeline failure for the error breaker. */
+export function isPipelineFailure(outcome: PlacementOutcome): boolean {
+  switch (outcome.kind) {
+    case 'failed':
+    case 'ledger-rejected':
+    case 'echo-mismatch':
+    case 'never-committed':
+    case 'unresolved':
+      return true;
+    case 'refused':
+      return !ACCOUNT_CODES.has(outcome.code);
+    default:
+      return false;
+  }
+}
+
+/** Cancel outcomes after which the order may still rest and a later cycle may cancel again. */
+const RETRYABLE_CANCEL: ReadonlySet<CancelOutcome['kind']> = new Set([
+  'failed',
+  'aborted',
+  'echo-mismatch',
+  'unknown-order',
+]);
+
+/** See the module doc. */
+export class OrderDispatch {
+  /** Consecutive pipeline failures (reset by a placement that rests or ends). */
+  consecutiveFailures = 0;
+  private readonly pending = new Map<string, PendingEntry>();
+  private readonly replacements = new Map<string, string>();
+  private readonly cancelRequested = new Set<string>();
+  private readonly outstanding = new Set<Promise<void>>();
+
+  constructor(private readonly o: OrderDispatchOptions) {}
+
+  /** Intents waiting in (or running through) the pipeline, by quote slot. */
+  get pendingIntents(): readonly PendingEntry[] {
+    return [...this.pending.values()];
+  }
+
+  /** Orders the daemon asked to cancel whose cancel has not ended. */
+  get cancelling(): ReadonlySet<string> {
+    return this.cancelRequested;
+  }
+
+  /** Placement and cancel calls not settled yet. */
+  get inFlight(): number {
+    return this.outstanding.size;
+  }
+
+  /**
+   * Queues a placement unless its quote slot already has an intent waiting or both registry
+   * slots are taken. Returns whether it was queued.
+   */
+  place(action: PlaceAction): boolean {
+    const q = action.quote;
+    if (this.pending.has(q.slot)) return false;
+    let slot: string | null = null;
+    for (let n = 0; n < SUB_SLOTS && slot === null; n++) {
+      const candidate = registrySlot(q.slot, n);
+      if (this.o.engine.orders.inSlot(candidate).length === 0) slot = candidate;
+    }
+    if (slot === null) return false;
+    const entry: PendingEntry = {
+      key: `pending:${slot}`,
+      quoteSlot: q.slot,
+      registrySlot: slot,
+      pair: q.pair,
+      side: q.side,
+      price: q.price,
+      quantity: q.quantity,
+      enqueuedAt: this.o.clock.now(),
+      action,
+      replaces: action.replaces,
+      abort: new AbortController(),
+    };
+    this.pending.set(q.slot, entry);
+    if (entry.replaces !== null) this.replacements.set(slot, entry.replaces);
+    const intent = { slot, pair: q.pair, side: q.side, price: q.price, quantity: q.quantity };
+    this.track(
+      this.o.engine
+        .place(intent, {
+          // The reconciler ranks lower-first; the pipeline runs higher-first.
+          priority: -action.priority,
+          signal: entry.abort.signal,
+          isWanted: () => this.o.isWanted(entry),
+        })
+        .then((outcome) => this.settle(entry, outcome)),
+    );
+    return true;
+  }
+
+  /**
+   * Cancels `key`: an intent still pending is aborted (it never reaches the venue, or is
+   * abandoned before signing); an order is handed to the cancel pool unless a cancel of it is
+   * already under way.
+   */
+  cancel(key: string, reason: string, priority = 0): void {
+    const entry = [...this.pending.values()].find((e) => e.key === key);
+    if (entry !== undefined) {
+      entry.abort.abort(new DOMException(`cancelled: ${reason}`, 'AbortError'));
+      return;
+    }
+    const order = this.o.engine.orders.get(key);
+    if (order === undefined || isTerminal(order.state) || this.cancelRequested.has(key)) return;
+    this.cancelRequested.add(key);
+    this.track(
+      this.o.engine.cancel(key, { reason, priority }).then((outcome) => {
+        if (RETRYABLE_CANCEL.has(outcome.kind)) this.cancelRequested.delete(key);
+        this.o.onCancel?.(key, reason, outcome);
+      }),
+    );
+  }
+
+  /** Follows the registry: make before break, and forgetting cancels of ended orders. */
+  onTransition(key: string, to: OrderState): void {
+    if (isTerminal(to)) {
+      this.cancelRequested.delete(key);
+      return;
+    }
+    if (to !== 'OPEN' && to !== 'PARTIALLY_FILLED') return;
+    const slot = this.o.engine.orders.get(key)?.slot;
+    const replaced = slot == null ? undefined : this.replacements.get(slot);
+    if (slot == null || replaced === undefined) return;
+    this.replacements.delete(slot);
+    // The replacement rests: now the replaced order goes (make before break).
+    this.cancel(replaced, 'replaced', 1);
+  }
+
+  /** Aborts every intent still pending (shutdown): none reaches a submission any more. */
+  abortPending(): void {
+    for (const e of this.pending.values()) e.abort.abort(new DOMException('shutting down', 'AbortError'));
+  }
+
+  /** Resolves when every placement and cancel handed out so far has settled. */
+  async drain(): Promise<void> {
+    while (this.outstanding.size > 0) await Promise.all([...this.outstanding]);
+  }
+
+  private settle(entry: PendingEntry, outcome: PlacementOutcome): void {
+    if (this.pending.get(entry.quoteSlot) === entry) this.pending.delete(entry.quoteSlot);
+    // A replacement that rested has already cancelled its predecessor (onTransition); any other
+    // end leaves the predecessor alone, and the mapping must not outlive the intent.
+    if (this.replacements.get(entry.registrySlot) === entry.replaces)
+      this.replacements.delete(entry.registrySlot);
+    if (outcome.kind === 'placed' || outcome.kind === 'ended') this.consecutiveFailures = 0;
+    else if (isPipelineFailure(outcome)) this.consecutiveFailures += 1;
+    this.o.onPlacement?.(entry, outcome);
+  }
+
+  private track(p: Promise<void>): void {
+    const tracked = p.catch(() => undefined).finally(() => this.outstanding.delete(tracked));
+    this.outstanding.add(tracked);
+  }
+}

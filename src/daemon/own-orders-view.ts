@@ -1,0 +1,125 @@
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { OwnOrderView } from '../market/market-snapshot.js';
+import { remaining, type OrderState, type TrackedOrder } from '../orders/order-state-machine.js';
+import type { Side } from '../venue/schemas.js';
+
+/**
+ * The daemon's own orders as the strategy, the reconciler and the risk gate see them
+ * ({@link OwnOrderView}): every active order of the registry, plus the intents the daemon has
+ * handed to the placement pipeline that the registry does not hold yet.
+ *
+ * Quote slots and registry slots. The strategy names a quote slot `<pair>:<side>:<level>`. The
+ * registry holds at most one active order per registry slot, and the daemon gives each quote slot
+ * two registry slots, `<slot>#0` and `<slot>#1`, so that a replacement can be placed while the
+ * order it replaces still rests (make before break): the new order goes to the free registry slot
+ * and the old one is cancelled once the new one rests. So a quote slot has at most two live
+ * orders, briefly, and only during a replacement; a registry slot never has two.
+ */
+
+/** An intent queued in the placement pipeline, not yet written to the registry. */
+export interface PendingIntent {
+  /** A local key, `pending:<registry slot>`; never a venue id. */
+  readonly key: string;
+  readonly quoteSlot: string;
+  readonly registrySlot: string;
+  readonly pair: string;
+  readonly side: Side;
+  readonly price: Dec;
+  readonly quantity: Dec;
+  readonly enqueuedAt: number;
+}
+
+/** The registry slots of a quote slot. */
+export const SUB_SLOTS = 2;
+
+/** The registry slot `n` of `quoteSlot`. */
+export function registrySlot(quoteSlot: string, n: number): string {
+  return `${quoteSlot}#${n}`;
+}
+
+/** The quote slot a registry slot belongs to (null stays null: foreign orders have no slot). */
+export function quoteSlotOf(slot: string | null): string | null {
+  if (slot === null) return null;
+  const i = slot.lastIndexOf('#');
+  return i < 0 ? slot : slot.slice(0, i);
+}
+
+const IN_FLIGHT: ReadonlySet<OrderState> = new Set([
+  'INTENT',
+  'PREPARING',
+  'PREPARED',
+  'SIGNED',
+  'SUBMITTING',
+  'SUBMITTED',
+]);
+const RESTING: ReadonlySet<OrderState> = new Set(['OPEN', 'PARTIALLY_FILLED']);
+const CANCELLING: ReadonlySet<OrderState> = new Set(['CANCEL_REQUESTED', 'CANCELLING', 'STRANDED']);
+
+/** True while a placement of the order is under way (prepare … submit, not yet resting). */
+export function isInFlight(state: OrderState): boolean {
+  return IN_FLIGHT.has(state);
+}
+
+/** True while the order rests and no cancel of it is under way. */
+export function isRestingState(state: OrderState): boolean {
+  return RESTING.has(state);
+}
+
+/**
+ * One active order as an {@link OwnOrderView}. `cancelRequested` marks a cancel the daemon has
+ * asked for that the cancel pool may not have recorded yet (it waits for a free worker).
+ */
+export function viewOfOrder(o: TrackedOrder, cancelRequested: boolean): OwnOrderView {
+  const cancelling = CANCELLING.has(o.state) || cancelRequested || o.cancelReason !== null;
+  return {
+    key: o.key,
+    slot: quoteSlotOf(o.slot),
+    pair: o.pair,
+    side: o.side,
+    price: o.price ?? ZERO,
+    remaining: remaining(o),
+    resting: RESTING.has(o.state) && !cancelling,
+    unknown: o.state === 'UNKNOWN',
+    cancelling,
+    since: o.submittedAt ?? o.createdAt,
+  };
+}
+
+/** A pending intent as an {@link OwnOrderView}: not resting, not cancellable, it keeps its slot busy. */
+export function viewOfPending(p: PendingIntent): OwnOrderView {
+  return {
+    key: p.key,
+    slot: p.quoteSlot,
+    pair: p.pair,
+    side: p.side,
+    price: p.price,
+    remaining: p.quantity,
+    resting: false,
+    unknown: false,
+    cancelling: false,
+    since: p.enqueuedAt,
+  };
+}
+
+/**
+ * Every own order the cycle must account for: the registry's active orders (foreign ones
+ * included: they rest and count against caps) and the pending intents whose registry slot does
+ * not hold an order yet. A pending intent's registry slot was free when it was chosen, so an
+ * active order found there is that intent, written by the pipeline: the registry's copy stands
+ * for it from then on.
+ */
+export function ownOrdersView(
+  active: readonly TrackedOrder[],
+  pending: Iterable<PendingIntent>,
+  cancelRequested: ReadonlySet<string>,
+): OwnOrderView[] {
+  const out: OwnOrderView[] = [];
+  const taken = new Set<string>();
+  for (const o of active) {
+    out.push(viewOfOrder(o, cancelRequested.has(o.key)));
+    if (o.slot !== null) taken.add(o.slot);
+  }
+  for (const p of pending) if (!taken.has(p.registrySlot)) out.push(viewOfPending(p));
+  return out;
+}

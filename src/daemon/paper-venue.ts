@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Clock } from '../core/clock.js';
+import { readStoreLock } from '../orders/journal/index.js';
+import { generateKeyFile } from '../signing/index.js';
+import type { LatencyProfile } from '../sim/latency.js';
+import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../sim/sim-config.js';
+import { SimVenue } from '../sim/sim-venue.js';
+
+/**
+ * Paper trading's venue: the simulated venue on loopback over real HTTP, its market running, and
+ * one account registered with a throwaway signing key written under the store's directory (the
+ * account's party id then carries the key's fingerprint, as a party created from that key does
+ * on the ledger, so the daemon's preflight passes).
+ *
+ * The simulated venue starts empty every time, so the paper journal is started afresh too: a
+ * journal of a previous session would hold orders this venue never heard of. A store still
+ * locked by a live process on this host (another paper session) is left alone and refused.
+ */
+
+/** Options of {@link startPaperVenue}. */
+export interface PaperVenueOptions {
+  /** The daemon's journal (`store.path`); its directory receives the signing key. */
+  readonly storePath: string;
+  readonly latency: LatencyProfile;
+  /** The sim config file (default the package's `config/sim.json`). */
+  readonly simConfig?: string;
+  readonly seed?: number | string;
+  /** Ports on 127.0.0.1; 0 (the default) picks free ones. */
+  readonly port?: number;
+  readonly submitPort?: number;
+  readonly clock?: Clock;
+}
+
+/** A running paper venue. */
+export interface PaperVenue {
+  readonly venue: SimVenue;
+  readonly baseUrl: string;
+  readonly submitUrl: string;
+  readonly adminUrl: string;
+  /** The account's API key (shown once, as the venue keeps only a hash). */
+  readonly apiKey: string;
+  readonly slug: string;
+  readonly partyId: string;
+  /** The throwaway signing key file (mode 0600). */
+  readonly keyFile: string;
+  close(): Promise<void>;
+}
+
+/** Thrown when another live process holds the paper store. */
+export class PaperStoreBusyError extends Error {
+  override readonly name = 'PaperStoreBusyError';
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes a previous session's journal, unless a live process holds it. */
+export function resetPaperStore(storePath: string): void {
+  const holder = readStoreLock(storePath);
+  if (holder !== null && holder.host === hostname() && holder.pid !== process.pid && alive(holder.pid)) {
+    throw new PaperStoreBusyError(
+      `the paper store ${storePath} is in use by pid ${holder.pid}; stop that session first`,
+    );
+  }
+  for (const suffix of ['', '-wal', '-shm', '-journal', '.lock']) {
+    const file = `${storePath}${suffix}`;
+    if (existsSync(file)) rmSync(file, { force: true });
+  }
+}
+
+/** Starts the paper venue; see the module doc. */
+export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue> {
+  const dir = dirname(o.storePath);
+  mkdirSync(dir, { recursive: true });
+  resetPaperStore(o.storePath);
+  const keyFile = join(dir, 'paper-signing.key');
+  const key = generateKeyFile(keyFile, { force: true });
+  const config = loadSimConfig(o.simConfig ?? DEFAULT_SIM_CONFIG_PATH);
+  const account = config.accounts[0];
+  if (account === undefined) throw new RangeError('the sim config has no account to trade with');
+  const venue = new SimVenue({
+    config: { ...config, accounts: [{ ...account, publicKey: key.raw }, ...config.accounts.slice(1)] },
+    latency: o.latency,
+    ...(o.seed === undefined ? {} : { seed: o.seed }),
+    ...(o.clock === undefined ? {} : { clock: o.clock }),
+  });
+  const apiKey = venue.apiKeys.get(account.slug);
+  if (apiKey === undefined) {
+    await venue.close();
+    throw new RangeError(`no API key for account ${account.slug}`);
+  }
+  let urls;
+  try {
+    urls = await venue.listen({ host: '127.0.0.1', port: o.port ?? 0, submitPort: o.submitPort ?? 0 });
+  } catch (err) {
+    await venue.close();
+    throw err;
+  }
+  venue.startMarket();
+  return {
+    venue,
+    ...urls,
+    apiKey,
+    slug: account.slug,
+    partyId: venue.engine.account(account.slug).partyId,
+    keyFile,
+    close: () => venue.close(),
+  };
+}

@@ -1,0 +1,116 @@
+import { ZERO, toWire } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { InventoryView, PairInventory } from '../execution/inventory.js';
+import type { MarketSnapshot } from '../market/market-snapshot.js';
+import { midPrice } from '../market/mid-history.js';
+import { markToMid } from '../risk/index.js';
+
+/**
+ * Inventory and PnL per pair, from the fills the execution layer has recorded (the journal's
+ * fills, so they survive restarts): the net base bought or sold, the net quote paid or received,
+ * and their value marked to the mid, `quote + base × mid`, which is the cumulative PnL of the
+ * pair's trading (registered market makers trade fee-free). The mid is the book's; when the pair
+ * has no two-sided book, the strategy's reference price, else the last known mid.
+ */
+
+/** One pair's position and PnL. */
+export interface PairPosition {
+  readonly pair: string;
+  /** Net base position (negative: sold more than bought). */
+  readonly base: Dec;
+  /** Net quote flow (negative: paid more than received). */
+  readonly quote: Dec;
+  /** The price the position is marked at, or null when none is known yet. */
+  readonly mark: Dec | null;
+  /** `quote + base × mark`, or the quote flow alone while no mark is known. */
+  readonly pnl: Dec;
+  /** PnL of the volume bought and sold back: `min(bought, sold) × (avg sell − avg buy)`. */
+  readonly realised: Dec;
+  readonly fills: number;
+}
+
+/** Positions of every configured pair (a pair that never filled is flat). */
+export class Positions {
+  private readonly lastMark = new Map<string, Dec>();
+
+  constructor(private readonly pairs: readonly string[]) {}
+
+  /** The positions at `snapshot`, marked to its mids (or `references`, or the last mark). */
+  compute(
+    inventory: InventoryView,
+    snapshot: MarketSnapshot,
+    references: Readonly<Record<string, { readonly price: Dec }>> = {},
+  ): PairPosition[] {
+    const names = new Set([...this.pairs, ...inventory.all().map((p) => p.pair)]);
+    const out: PairPosition[] = [];
+    for (const pair of [...names].sort()) {
+      const inv = inventory.get(pair);
+      const book = snapshot.pairs[pair]?.book ?? null;
+      const mark =
+        (book === null ? null : midPrice(book)) ?? references[pair]?.price ?? this.lastMark.get(pair) ?? null;
+      if (mark !== null) this.lastMark.set(pair, mark);
+      const pnl = mark === null ? inv.quote : markToMid({ base: inv.base, quote: inv.quote }, mark);
+      out.push({
+        pair,
+        base: inv.base,
+        quote: inv.quote,
+        mark,
+        pnl,
+        realised: realised(inv),
+        fills: inv.fills,
+      });
+    }
+    return out;
+  }
+}
+
+/** `min(bought, sold) × (avg sell − avg buy)`: zero until both sides have filled. */
+export function realised(inv: PairInventory): Dec {
+  if (!inv.bought.gt(ZERO) || !inv.sold.gt(ZERO)) return ZERO;
+  const matched = inv.bought.lt(inv.sold) ? inv.bought : inv.sold;
+  return matched.times(inv.sellNotional.div(inv.sold).minus(inv.buyNotional.div(inv.bought)));
+}
+
+/** The risk gate's inputs from positions: net base and PnL by pair. */
+export function riskInputs(positions: readonly PairPosition[]): {
+  inventory: Record<string, Dec>;
+  pnl: Record<string, Dec>;
+} {
+  const inventory: Record<string, Dec> = {};
+  const pnl: Record<string, Dec> = {};
+  for (const p of positions) {
+    inventory[p.pair] = p.base;
+    pnl[p.pair] = p.pnl;
+  }
+  return { inventory, pnl };
+}
+
+/** A position with decimals as wire strings, for status and logs. */
+export interface PositionSummary {
+  readonly base: string;
+  readonly quote: string;
+  readonly mark: string | null;
+  readonly pnl: string;
+  readonly fills: number;
+}
+
+/** {@link PairPosition} as strings. */
+export function summarize(p: PairPosition): PositionSummary {
+  return {
+    base: toWire(p.base),
+    quote: toWire(p.quote.toDecimalPlaces(8)),
+    mark: p.mark === null ? null : toWire(p.mark),
+    pnl: toWire(p.pnl.toDecimalPlaces(8)),
+    fills: p.fills,
+  };
+}
+
+/** The summed PnL of positions sharing a quote instrument is reported per instrument. */
+export function pnlByQuote(
+  positions: readonly PairPosition[],
+  quoteOf: (pair: string) => string,
+): Record<string, string> {
+  const sums = new Map<string, Dec>();
+  for (const p of positions) sums.set(quoteOf(p.pair), (sums.get(quoteOf(p.pair)) ?? ZERO).plus(p.pnl));
+  return Object.fromEntries([...sums].map(([q, v]) => [q, toWire(v.toDecimalPlaces(8))]));
+}

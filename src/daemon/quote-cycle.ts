@@ -1,0 +1,235 @@
+import type { Clock } from '../core/clock.js';
+import type { OrderEngine } from '../execution/order-engine.js';
+import type { BalanceView, MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
+import type { MarketState } from '../market/market-state.js';
+import type { TrackedOrder } from '../orders/order-state-machine.js';
+import {
+  evaluate,
+  initialRiskState,
+  type PlaceAction,
+  type RiskState,
+  type RiskVerdict,
+} from '../risk/index.js';
+import type { DesiredQuote, StrategyResult } from '../strategy/quote-types.js';
+import { orderFits, planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
+import { computeQuotes } from '../strategy/strategy.js';
+import type { BookWatch, StaleBook } from './book-watch.js';
+import type { LiveParams } from './live-params.js';
+import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
+import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
+import { ownOrdersView } from './own-orders-view.js';
+import { riskInputs, type PairPosition, type Positions } from './pnl.js';
+
+/**
+ * One pass of the quoting loop, synchronous and free of IO: snapshot → own orders → strategy →
+ * reconciler → risk gate → dispatch (cancels to the pool at once, placements to the pipeline).
+ * The risk gate's state is carried from one pass to the next.
+ */
+
+/** What one pass saw and decided (kept for status, logs and tests). */
+export interface CycleReport {
+  readonly at: number;
+  readonly snapshot: MarketSnapshot;
+  readonly own: readonly OwnOrderView[];
+  readonly balances: Readonly<Record<string, BalanceView>> | null;
+  readonly strategy: StrategyResult;
+  readonly plan: ReconcilePlan;
+  readonly verdict: RiskVerdict;
+  readonly positions: readonly PairPosition[];
+  readonly stale: readonly StaleBook[];
+  /** Placements queued and cancels requested by this pass. */
+  readonly placed: number;
+  readonly cancelled: number;
+}
+
+/** What a pass needs. */
+export interface QuoteCycleDeps {
+  readonly clock: Clock;
+  readonly market: MarketState;
+  readonly engine: OrderEngine;
+  readonly dispatch: OrderDispatch;
+  readonly balances: LocalBalances;
+  readonly bookWatch: BookWatch;
+  readonly positions: Positions;
+  /** The params in force (read once per pass). */
+  readonly params: () => LiveParams;
+  /** False while the daemon is shutting down: nothing new is placed. */
+  readonly canPlace: () => boolean;
+}
+
+/** Priority of the risk gate's cancels in the cancel pool (others run at 0). */
+const RISK_CANCEL_PRIORITY = 5;
+
+interface Inputs {
+  readonly snapshot: MarketSnapshot;
+  readonly active: readonly TrackedOrder[];
+  readonly own: OwnOrderView[];
+  readonly balances: Readonly<Record<string, BalanceView>> | null;
+  readonly stale: StaleBook[];
+}
+
+/** The quote cycle; see the module doc. */
+export class QuoteCycle {
+  private riskState: RiskState | null = null;
+  private lastReport: CycleReport | null = null;
+  private passes = 0;
+
+  constructor(private readonly d: QuoteCycleDeps) {}
+
+  /** The last pass, or null before the first. */
+  get last(): CycleReport | null {
+    return this.lastReport;
+  }
+
+  /** The risk gate's state carried between passes (null before the first). */
+  get risk(): RiskState | null {
+    return this.riskState;
+  }
+
+  /** Passes run. */
+  get count(): number {
+    return this.passes;
+  }
+
+  /** Runs one pass and dispatches its verdict. */
+  run(): CycleReport {
+    const { dispatch } = this.d;
+    const now = this.d.clock.now();
+    const params = this.d.params();
+    const raw = this.d.market.snapshot(now);
+    this.d.bookWatch.observe(raw);
+    const { snapshot, own, balances, stale } = this.inputs(raw, params);
+    const strategy = computeQuotes(snapshot, own, balances, params.strategy);
+    const plan = planReconcile(strategy, own, balances, params.reconcile);
+    const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
+    this.riskState ??= initialRiskState(now, params.risk);
+    const verdict = evaluate(
+      this.riskState,
+      {
+        snapshot,
+        actions: plan.actions,
+        ownOrders: own,
+        ...riskInputs(positions),
+        pipelineFailures: dispatch.consecutiveFailures,
+        now,
+        references: strategy.references,
+        otherOpenOrders: this.d.engine.ignoredOrders,
+      },
+      params.risk,
+    );
+    this.riskState = verdict.state;
+    let placed = 0;
+    let cancelled = 0;
+    for (const a of verdict.allowed) {
+      if (a.type !== 'cancel') continue;
+      dispatch.cancel(a.key, a.reason);
+      cancelled += 1;
+    }
+    // The gate's own cancels (stale data, halts, reducing) jump the cancel queue.
+    for (const c of verdict.cancels) {
+      dispatch.cancel(c.key, c.reason, RISK_CANCEL_PRIORITY);
+      cancelled += 1;
+    }
+    if (this.d.canPlace()) {
+      for (const a of verdict.allowed) if (a.type === 'place' && dispatch.place(a)) placed += 1;
+    }
+    this.passes += 1;
+    const report = {
+      at: now,
+      snapshot,
+      own,
+      balances,
+      strategy,
+      plan,
+      verdict,
+      positions,
+      stale,
+      placed,
+      cancelled,
+    };
+    this.lastReport = report;
+    return report;
+  }
+
+  /**
+   * The pipeline's freshness check for a queued intent, run before its prepare and before
+   * signing: the pure strategy on a fresh snapshot must still want its quote slot at a price and
+   * size within the reconciler's tolerance, and the risk gate must still allow it (its rate token
+   * was taken when it was queued). Pure apart from reading the current state.
+   */
+  isWanted(entry: PendingEntry): boolean {
+    if (!this.d.canPlace() || this.riskState === null) return false;
+    const now = this.d.clock.now();
+    const params = this.d.params();
+    const inputs = this.inputs(this.d.market.snapshot(now), params, entry.registrySlot);
+    const strategy = computeQuotes(inputs.snapshot, inputs.own, inputs.balances, params.strategy);
+    const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
+    if (quote === undefined) return false;
+    const asOrder = { ...viewOf(entry), since: now };
+    if (!orderFits(asOrder, quote, params.reconcile, now).fits) return false;
+    return this.riskAllows(entry, quote, inputs, strategy, params);
+  }
+
+  private riskAllows(
+    entry: PendingEntry,
+    quote: DesiredQuote,
+    { snapshot, active }: Inputs,
+    strategy: StrategyResult,
+    params: LiveParams,
+  ): boolean {
+    // The intent itself (pending, or written to its registry slot) is left out of the own
+    // orders: the action below stands for it.
+    const others = ownOrdersView(
+      active.filter((o) => o.slot !== entry.registrySlot),
+      this.d.dispatch.pendingIntents.filter((p) => p.key !== entry.key),
+      this.d.dispatch.cancelling,
+    );
+    const action: PlaceAction = {
+      ...entry.action,
+      quote: { ...quote, price: entry.price, quantity: entry.quantity },
+    };
+    const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
+    const verdict = evaluate(
+      this.riskState!,
+      {
+        snapshot,
+        actions: [action],
+        ownOrders: others,
+        ...riskInputs(positions),
+        pipelineFailures: this.d.dispatch.consecutiveFailures,
+        now: snapshot.now,
+        references: strategy.references,
+        otherOpenOrders: this.d.engine.ignoredOrders,
+      },
+      params.risk,
+    );
+    return verdict.denied.every((d) => d.reason === 'rate-limit');
+  }
+
+  private inputs(raw: MarketSnapshot, params: LiveParams, excludeSlot?: string): Inputs {
+    const { engine, dispatch } = this.d;
+    const stale = this.d.bookWatch.stale(raw.now, params.risk.staleBookMs);
+    const snapshot = this.d.bookWatch.adjust(raw, stale);
+    const active = engine.orders.active();
+    const pending = dispatch.pendingIntents;
+    const own = ownOrdersView(active, pending, dispatch.cancelling);
+    const locks = ownLocks(active, pending, snapshot.pairs, excludeSlot);
+    const balances = this.d.balances.current(snapshot, locks, fillFlow(engine.inventory, snapshot.pairs));
+    return { snapshot, active, own, balances, stale };
+  }
+}
+
+function viewOf(entry: PendingEntry): OwnOrderView {
+  return {
+    key: entry.key,
+    slot: entry.quoteSlot,
+    pair: entry.pair,
+    side: entry.side,
+    price: entry.price,
+    remaining: entry.quantity,
+    resting: true,
+    unknown: false,
+    cancelling: false,
+    since: entry.enqueuedAt,
+  };
+}

@@ -1,0 +1,95 @@
+import type { Clock } from '../core/clock.js';
+import type { PollerStats } from '../core/poller.js';
+import type { OrderEngine } from '../execution/order-engine.js';
+import type { Logger } from '../logging/logger.js';
+import type { MarketPollers, MarketState } from '../market/index.js';
+import type { BookWatch } from './book-watch.js';
+import { DaemonLoops } from './daemon-loops.js';
+import type { DaemonEvent, DaemonTuning } from './daemon-types.js';
+import type { EngineEvents } from './engine-events.js';
+import type { LiveParams } from './live-params.js';
+import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
+import { OrderDispatch } from './order-dispatch.js';
+import type { Positions } from './pnl.js';
+import { QuoteCycle } from './quote-cycle.js';
+
+/** What a session shares with the daemon. */
+export interface SessionDeps {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly tuning: DaemonTuning;
+  readonly state: MarketState;
+  readonly pollers: MarketPollers;
+  readonly balances: LocalBalances;
+  readonly bookWatch: BookWatch;
+  readonly positions: Positions;
+  readonly events: EngineEvents;
+  readonly params: () => LiveParams;
+  /** False once the daemon is stopping. */
+  readonly canPlace: () => boolean;
+  readonly emit: (event: DaemonEvent) => void;
+}
+
+/**
+ * Everything that trades, around one order engine: the dispatch of verdicts to the engine, the
+ * quote cycle, and the daemon's loops. Built when the engine is (before its recovery runs, so
+ * every event of the recovery is seen), started once the recovery is over.
+ */
+export class TradingSession {
+  readonly dispatch: OrderDispatch;
+  readonly cycle: QuoteCycle;
+  private loops: DaemonLoops | null = null;
+
+  constructor(
+    readonly engine: OrderEngine,
+    private readonly d: SessionDeps,
+  ) {
+    this.dispatch = new OrderDispatch({
+      engine,
+      clock: d.clock,
+      isWanted: (entry) => this.cycle.isWanted(entry),
+      onPlacement: (entry, outcome) => d.events.onPlacement(entry, outcome),
+    });
+    this.cycle = new QuoteCycle({
+      clock: d.clock,
+      market: d.state,
+      engine,
+      dispatch: this.dispatch,
+      balances: d.balances,
+      bookWatch: d.bookWatch,
+      positions: d.positions,
+      params: d.params,
+      canPlace: d.canPlace,
+    });
+    engine.subscribe((e) => d.events.onEngineEvent(e));
+  }
+
+  /** The loops' stats. */
+  get loopStats(): readonly PollerStats[] {
+    return this.loops?.stats ?? [];
+  }
+
+  /** Starts the market pollers and the loops (the first cycle at once). */
+  start(): void {
+    this.d.pollers.start();
+    this.loops = new DaemonLoops({
+      ...this.d,
+      cycle: this.cycle,
+      summary: (report) => this.d.events.summaryLines(report),
+    });
+    this.loops.start();
+  }
+
+  /** Stops the loops (no cycle runs after this resolves). */
+  async stopLoops(): Promise<void> {
+    await this.loops?.close();
+  }
+
+  /** A balances poll was just taken: the local wallet's baseline (see local-balances.ts). */
+  onBalancesPolled(at: number): void {
+    if (this.engine.state !== 'ready') return;
+    const pairs = this.d.state.snapshot(at).pairs;
+    const locks = ownLocks(this.engine.orders.active(), this.dispatch.pendingIntents, pairs);
+    this.d.balances.onPoll(at, locks.resting, fillFlow(this.engine.inventory, pairs));
+  }
+}

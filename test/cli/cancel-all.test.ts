@@ -1,0 +1,300 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cancelResult } from '../../src/cli/cancel-all.js';
+import type { CommandIo } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { systemClock } from '../../src/core/clock.js';
+import { dec } from '../../src/core/decimal.js';
+import type { PlacementOutcome } from '../../src/execution/execution-events.js';
+import { OrderEngine } from '../../src/execution/order-engine.js';
+import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';
+import { OrderRegistry } from '../../src/orders/order-registry.js';
+import { loadSigner } from '../../src/signing/load-signer.js';
+import { createLiveVenueClient } from '../../src/venue/live-client.js';
+import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
+
+let h: SimHarness;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let storePath: string;
+let keyFile: string;
+
+/** A port nothing listens on (so no daemon status answers). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeEach(async () => {
+  h = await startSimHarness();
+  dir = mkdtempSync(join(tmpdir(), 'ledger-mm-cancel-all-'));
+  storePath = join(dir, 'store.sqlite');
+  keyFile = join(dir, 'signing.key');
+  writeFileSync(keyFile, h.key.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  env = {
+    LEDGER_MM_BASE_URL: h.baseUrl,
+    LEDGER_MM_SUBMIT_URL: h.submitUrl,
+    LEDGER_MM_API_KEY: h.apiKey,
+    LEDGER_MM_SIGNING_KEY_FILE: keyFile,
+    LEDGER_MM_STORE_PATH: storePath,
+    LEDGER_MM_METRICS_PORT: String(await freePort()),
+  };
+});
+afterEach(async () => {
+  await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(
+  argv: string[],
+  e: NodeJS.ProcessEnv = env,
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CommandIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), env: e, cwd: dir };
+  return { code: await runCli(argv, io), out, err };
+}
+
+/** Places orders the way the daemon does (journaled), then stops that "daemon" without cancelling. */
+async function placeThroughJournal(
+  orders: { pair?: string; side: 'BUY' | 'SELL'; price: string; quantity: string }[],
+): Promise<PlacementOutcome[]> {
+  const venue = createLiveVenueClient({ baseUrl: h.baseUrl, submitUrl: h.submitUrl, apiKey: h.apiKey });
+  const engine = new OrderEngine({
+    venue,
+    signer: loadSigner({ keyFile, publicKeyFormat: 'raw' }),
+    partyId: h.partyId,
+    clientOrderIdPrefix: h.prefix,
+    clock: systemClock,
+    storePath,
+    pipeline: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } },
+  });
+  try {
+    await engine.start();
+    const out: PlacementOutcome[] = [];
+    for (const [i, o] of orders.entries()) {
+      const pair = o.pair ?? 'BTC/USDC';
+      const intent = {
+        slot: `${pair}:${o.side}:${i}`,
+        pair,
+        side: o.side,
+        price: dec(o.price),
+        quantity: dec(o.quantity),
+      };
+      out.push(await engine.place(intent));
+    }
+    expect(out.map((o) => o.kind)).toEqual(orders.map(() => 'placed'));
+    return out;
+  } finally {
+    await engine.close();
+    await venue.close();
+  }
+}
+
+function resting(): string[] {
+  return h.venue.truth
+    .restingOrders(h.partyId)
+    .map((o) => o.orderId)
+    .sort();
+}
+
+function cancelCalls(): number {
+  return h.venue.truth.calls().filter((c) => c.endpoint === 'cancelPrepare' || c.commandKind === 'cancel')
+    .length;
+}
+
+describe('ledger-mm cancel-all', () => {
+  it('--yes cancels every resting order (journaled and foreign) and leaves nothing resting', async () => {
+    const ours = await placeThroughJournal([
+      { side: 'BUY', price: '60000', quantity: '0.01' },
+      { side: 'SELL', price: '70000', quantity: '0.01' },
+    ]);
+    const foreign = await h.place({ side: 'BUY', price: '59000', quantity: '0.01' });
+    const ids = [...ours.map((o) => o.orderId!), foreign.orderId];
+    expect(resting()).toEqual([...ids].sort());
+
+    const run = await cli(['cancel-all', '--yes']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/3 resting orders, cancelling \(at most 4 at once\)/);
+    for (const id of ids) expect(run.out).toMatch(new RegExp(`cancelled\\s+${id}`));
+    expect(run.out).toMatch(/3 cancelled/);
+    expect(run.out).toMatch(/re-listed: nothing is left resting/);
+
+    // Ground truth: nothing rests, and each order's cancel committed.
+    expect(resting()).toEqual([]);
+    for (const id of ids) {
+      expect(h.venue.truth.order(id)!.status).toBe('CANCELLED');
+      expect(
+        h.venue.truth.commits().filter((c) => c.kind === 'cancel' && c.ok && c.orderId === id),
+      ).toHaveLength(1);
+    }
+    // Every cancel is journaled, the foreign order's too (adopted first); the lock is released.
+    const j = openJournal<TrackedOrder>({ path: storePath });
+    try {
+      expect(j.loadOpenOrders(TERMINAL_STATES)).toEqual([]);
+      for (const id of ids) expect(j.findByOrderId(id)?.state).toBe('CANCELLED');
+      expect(j.findByOrderId(foreign.orderId)?.foreign).toBe(true);
+      const cancelling = j.transitions().filter((t) => t.toState === 'CANCELLING');
+      expect(new Set(cancelling.map((t) => t.key)).size).toBe(3);
+    } finally {
+      j.close();
+    }
+  });
+
+  it('without --yes is a dry run: lists what it would cancel and cancels nothing', async () => {
+    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const foreign = await h.place({ side: 'SELL', price: '70000', quantity: '0.02' });
+    const before = resting();
+
+    const run = await cli(['cancel-all']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/dry run/);
+    expect(run.out).toMatch(new RegExp(`${ours!.orderId}\\s.*\\sOPEN\\s.*\\sOPEN\\n`));
+    expect(run.out).toMatch(new RegExp(`${foreign.orderId}\\s.*FOREIGN`));
+    expect(run.out).toMatch(/Run again with --yes to cancel 2 orders/);
+
+    expect(resting()).toEqual(before);
+    expect(cancelCalls()).toBe(0);
+  });
+
+  it('refuses while another journal (a daemon) holds the store, before cancelling anything', async () => {
+    await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const before = resting();
+    const callsBefore = h.venue.truth.calls().length;
+    const daemon = openJournal<TrackedOrder>({ path: storePath });
+    try {
+      const run = await cli(['cancel-all', '--yes']);
+      expect(run.code).toBe(1);
+      expect(run.err).toContain(
+        'stop the daemon first (or send it SIGTERM: it cancels its orders on shutdown)',
+      );
+      expect(run.out).toBe('');
+      // Nothing was sent at all: the lock is checked before the first venue call.
+      expect(h.venue.truth.calls()).toHaveLength(callsBefore);
+
+      // The dry run still works next to the daemon, and warns that --yes would refuse.
+      const dry = await cli(['cancel-all']);
+      expect(dry.code).toBe(0);
+      expect(dry.out).toMatch(/holds the store .* --yes would refuse: stop the daemon first/);
+    } finally {
+      daemon.close();
+    }
+    expect(resting()).toEqual(before);
+    expect(cancelCalls()).toBe(0);
+  });
+
+  it('--pair cancels only that pair; the other pair keeps resting', async () => {
+    const [btc, eth] = await placeThroughJournal([
+      { side: 'BUY', price: '60000', quantity: '0.01' },
+      { pair: 'ETH/USDC', side: 'BUY', price: '3000', quantity: '0.1' },
+    ]);
+    const run = await cli(['cancel-all', '--pair', 'ETH/USDC', '--yes']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(new RegExp(`cancelled\\s+${eth!.orderId}`));
+    expect(run.out).not.toContain(btc!.orderId!);
+    expect(resting()).toEqual([btc!.orderId]);
+    expect(h.venue.truth.order(eth!.orderId!)!.status).toBe('CANCELLED');
+  });
+
+  it("an order cancelled behind the journal's back is not cancelled again; the journal is settled", async () => {
+    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    // The venue state moves on behind the journal's back: the order is cancelled by someone else.
+    await h.cancel(h.venue.truth.order(ours!.orderId!)!.contractId!);
+    expect(resting()).toEqual([]);
+    // Nothing rests, so there is nothing to cancel; the journal still thinks it is OPEN and
+    // the reconciliation settles it.
+    const run = await cli(['cancel-all', '--yes']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/0 resting orders/);
+    const j = openJournal<TrackedOrder>({ path: storePath, readOnly: true });
+    try {
+      expect(j.findByOrderId(ours!.orderId!)?.state).toBe('CANCELLED');
+    } finally {
+      j.close();
+    }
+  });
+
+  it('reports a stranded order as stranded, cancels the rest, and exits 1 while it still rests', async () => {
+    const [buy, sell] = await placeThroughJournal([
+      { side: 'BUY', price: '60000', quantity: '0.01' },
+      { side: 'SELL', price: '70000', quantity: '0.01' },
+    ]);
+    // The party withdraws the USDC backing the BUY: the venue strands it; the daemon had
+    // already found out (its cancels never took effect) and journaled it STRANDED.
+    expect(h.venue.operator.withdraw(h.slug, 'USDC', dec('100000')).strandedOrderIds).toEqual([buy!.orderId]);
+    const j = openJournal<TrackedOrder>({ path: storePath });
+    try {
+      const registry = new OrderRegistry({ writeAhead: journalWriteAhead(j) });
+      registry.restore(j.get(buy!.key!)!.order);
+      const at = Date.now();
+      registry.apply(buy!.key!, { type: 'CancelRequested', reason: 'test', at });
+      registry.apply(buy!.key!, { type: 'CancelPrepareStarted', at });
+      registry.apply(buy!.key!, { type: 'CancelSubmitted', at });
+      registry.apply(buy!.key!, { type: 'CancelStranded', detail: 'funds withdrawn', at });
+    } finally {
+      j.close();
+    }
+
+    const run = await cli(['cancel-all', '--yes']);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(new RegExp(`stranded\\s+${buy!.orderId}.*the venue's operator must clear it`));
+    expect(run.out).toMatch(new RegExp(`cancelled\\s+${sell!.orderId}`));
+    expect(run.out).toMatch(/1 stranded, 1 cancelled|1 cancelled, 1 stranded/);
+    expect(run.out).toMatch(new RegExp(`re-listed: 1 order still resting[^]*${buy!.orderId}.*STRANDED`));
+
+    expect(resting()).toEqual([buy!.orderId]);
+    expect(h.venue.truth.order(sell!.orderId!)!.status).toBe('CANCELLED');
+    // No cancel of the stranded order was even prepared (it cannot complete): one cancel, the SELL's.
+    const cancels = h.venue.truth.calls().filter((c) => c.endpoint === 'cancelPrepare');
+    expect(cancels).toHaveLength(1);
+    expect(
+      h.venue.truth
+        .commits()
+        .filter((c) => c.kind === 'cancel')
+        .map((c) => c.orderId),
+    ).toEqual([sell!.orderId]);
+  });
+
+  it('ends with exit 2 before any venue call on invalid configuration or without a signing key', async () => {
+    const bad = await cli(['cancel-all', '--yes'], { ...env, LEDGER_MM_BASE_URL: 'not a url' });
+    expect(bad.code).toBe(2);
+    const noKey = await cli(['cancel-all', '--yes'], { ...env, LEDGER_MM_SIGNING_KEY_FILE: '' });
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toMatch(/no signing key configured/);
+    const noApiKey = await cli(['cancel-all'], { ...env, LEDGER_MM_API_KEY: '' });
+    expect(noApiKey.code).toBe(2);
+    expect(h.venue.truth.calls()).toHaveLength(0);
+  });
+
+  it('names each outcome: cancelled, filled, already gone, stranded, failed', () => {
+    const base = { key: 'k', orderId: 'o', filled: null };
+    expect(cancelResult({ ...base, kind: 'cancelled' }, true).result).toBe('cancelled');
+    expect(cancelResult({ ...base, kind: 'cancelled' }, false).result).toBe('already gone');
+    expect(cancelResult({ ...base, kind: 'filled' }, true).result).toBe('filled');
+    expect(cancelResult({ ...base, kind: 'ended', state: 'EXPIRED' }, true)).toEqual({
+      result: 'already gone',
+      detail: 'ended EXPIRED',
+    });
+    expect(cancelResult({ ...base, kind: 'stranded', attempts: 3 }, true).result).toBe('stranded');
+    expect(cancelResult({ ...base, kind: 'failed', code: 'RATE_LIMITED', attempts: 5 }, true)).toEqual({
+      result: 'failed',
+      detail: 'RATE_LIMITED after 5 attempts',
+    });
+    expect(cancelResult({ ...base, kind: 'aborted', reason: 'closed' }, true).result).toBe('failed');
+  });
+
+  it('--help prints the usage', async () => {
+    const run = await cli(['cancel-all', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Usage: ledger-mm cancel-all/);
+    expect(run.out).toMatch(/--yes/);
+  });
+});

@@ -1,0 +1,287 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandIo } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { systemClock } from '../../src/core/clock.js';
+import { dec } from '../../src/core/decimal.js';
+import type { PlacementOutcome } from '../../src/execution/execution-events.js';
+import { OrderEngine } from '../../src/execution/order-engine.js';
+import { journalWriteAhead, openJournal, type Journal } from '../../src/orders/journal/index.js';
+import { OrderRegistry } from '../../src/orders/order-registry.js';
+import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { loadSigner } from '../../src/signing/load-signer.js';
+import { createLiveVenueClient } from '../../src/venue/live-client.js';
+import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
+
+let h: SimHarness;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let storePath: string;
+let keyFile: string;
+
+/** A port nothing listens on. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeEach(async () => {
+  h = await startSimHarness();
+  dir = mkdtempSync(join(tmpdir(), 'ledger-mm-orders-'));
+  storePath = join(dir, 'store.sqlite');
+  keyFile = join(dir, 'signing.key');
+  writeFileSync(keyFile, h.key.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  env = {
+    LEDGER_MM_BASE_URL: h.baseUrl,
+    LEDGER_MM_SUBMIT_URL: h.submitUrl,
+    LEDGER_MM_API_KEY: h.apiKey,
+    LEDGER_MM_SIGNING_KEY_FILE: keyFile,
+    LEDGER_MM_STORE_PATH: storePath,
+    LEDGER_MM_METRICS_PORT: String(await freePort()),
+  };
+});
+afterEach(async () => {
+  await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(
+  argv: string[],
+  e: NodeJS.ProcessEnv = env,
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CommandIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), env: e, cwd: dir };
+  return { code: await runCli(argv, io), out, err };
+}
+
+/** Places orders the way the daemon does (journaled), then stops that "daemon" without cancelling. */
+async function placeThroughJournal(
+  orders: { pair?: string; side: 'BUY' | 'SELL'; price: string; quantity: string }[],
+): Promise<PlacementOutcome[]> {
+  const venue = createLiveVenueClient({ baseUrl: h.baseUrl, submitUrl: h.submitUrl, apiKey: h.apiKey });
+  const engine = new OrderEngine({
+    venue,
+    signer: loadSigner({ keyFile, publicKeyFormat: 'raw' }),
+    partyId: h.partyId,
+    clientOrderIdPrefix: h.prefix,
+    clock: systemClock,
+    storePath,
+    pipeline: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } },
+  });
+  try {
+    await engine.start();
+    const out: PlacementOutcome[] = [];
+    for (const [i, o] of orders.entries()) {
+      const pair = o.pair ?? 'BTC/USDC';
+      const intent = {
+        slot: `${pair}:${o.side}:${i}`,
+        pair,
+        side: o.side,
+        price: dec(o.price),
+        quantity: dec(o.quantity),
+      };
+      out.push(await engine.place(intent));
+    }
+    expect(out.map((o) => o.kind)).toEqual(orders.map(() => 'placed'));
+    return out;
+  } finally {
+    await engine.close();
+    await venue.close();
+  }
+}
+
+/** Journals an order whose submission answer was lost: it ends UNKNOWN (no venue involved). */
+function journalUnknownOrder(journal: Journal<TrackedOrder>): string {
+  const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
+  const at = Date.now();
+  const clientOrderId = `${h.prefix}lost-1`;
+  const price = dec('61000');
+  const quantity = dec('0.01');
+  const { key } = registry.createIntent({
+    slot: 'BTC/USDC:BUY:9',
+    pair: 'BTC/USDC',
+    side: 'BUY',
+    price,
+    quantity,
+    clientOrderId,
+    at,
+  });
+  registry.apply(key, { type: 'PrepareStarted', at });
+  const echo = { pair: 'BTC/USDC', side: 'BUY' as const, type: 'LIMIT', price, quantity };
+  registry.apply(key, { type: 'Prepared', orderId: 'lost-order-1', clientOrderId, echo, at });
+  registry.apply(key, { type: 'Signed', at });
+  registry.apply(key, { type: 'SubmitStarted', at });
+  registry.apply(key, { type: 'SubmitAmbiguous', code: 'CLIENT_TIMEOUT', at });
+  return key;
+}
+
+interface OrdersJson {
+  source: string;
+  query: { status: string; pair: string | null };
+  journal: { path: string; exists: boolean; error: string | null };
+  orders: {
+    orderId: string;
+    pair: string;
+    side: string;
+    price: string | null;
+    quantity: string;
+    filled: string;
+    status: string | null;
+    contractId: string | null;
+    foreign: boolean | null;
+    journal: { key: string; state: string; adopted: boolean } | null;
+  }[];
+}
+
+describe('ledger-mm orders', () => {
+  it('lists the venue orders, marking the journal-known one with its state and the foreign one FOREIGN', async () => {
+    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const foreign = await h.place({ side: 'SELL', price: '70000', quantity: '0.02' });
+
+    const run = await cli(['orders']);
+    expect(run.code).toBe(0);
+    expect(run.err).toBe('');
+    const lines = run.out.split('\n');
+    const ourLine = lines.find((l) => l.startsWith(ours!.orderId!))!;
+    const foreignLine = lines.find((l) => l.startsWith(foreign.orderId))!;
+    expect(ourLine).toMatch(/BTC\/USDC\s+BUY\s+60000\s+0\.01\s+0\s+OPEN\s+\S+…?\s+OPEN$/);
+    expect(foreignLine).toMatch(/BTC\/USDC\s+SELL\s+70000\s+0\.02\s+0\s+OPEN\s+\S+\s+FOREIGN$/);
+    expect(run.out).toMatch(/2 orders, 1 FOREIGN \(not in the journal\)/);
+
+    // --json, checked against the venue's ground truth.
+    const json = await cli(['orders', '--json']);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.out) as OrdersJson;
+    expect(parsed.source).toBe('venue');
+    expect(parsed.query).toEqual({ status: 'OPEN', pair: null });
+    expect(parsed.journal).toEqual({ path: storePath, exists: true, error: null });
+    const truth = h.venue.truth.restingOrders(h.partyId);
+    expect(parsed.orders.map((o) => o.orderId).sort()).toEqual(truth.map((t) => t.orderId).sort());
+    for (const o of parsed.orders) {
+      const t = h.venue.truth.order(o.orderId)!;
+      expect(o).toMatchObject({
+        pair: t.pair,
+        side: t.side,
+        price: t.price,
+        quantity: t.quantity,
+        filled: t.filled,
+      });
+      expect(o.status).toBe(t.status);
+      expect(o.contractId).toBe(t.contractId);
+    }
+    const byId = new Map(parsed.orders.map((o) => [o.orderId, o]));
+    expect(byId.get(ours!.orderId!)).toMatchObject({
+      foreign: false,
+      journal: { key: ours!.key, state: 'OPEN', adopted: false },
+    });
+    expect(byId.get(foreign.orderId)).toMatchObject({ foreign: true, journal: null });
+  });
+
+  it('says so when the store does not exist; every order is then FOREIGN', async () => {
+    const foreign = await h.place({ side: 'BUY', price: '59000', quantity: '0.01' });
+    const run = await cli(['orders']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/journal .*store\.sqlite does not exist/);
+    expect(run.out).toMatch(new RegExp(`${foreign.orderId}.*FOREIGN`));
+    const json = JSON.parse((await cli(['orders', '--json'])).out) as OrdersJson;
+    expect(json.journal.exists).toBe(false);
+    expect(json.orders).toHaveLength(1);
+    expect(json.orders[0]!.foreign).toBe(true);
+  });
+
+  it('--status ALL includes ended orders; --pair filters', async () => {
+    const [btc, eth] = await placeThroughJournal([
+      { side: 'BUY', price: '60000', quantity: '0.01' },
+      { pair: 'ETH/USDC', side: 'BUY', price: '3000', quantity: '0.1' },
+    ]);
+    const gone = await h.place({ side: 'BUY', price: '58000', quantity: '0.01' });
+    await h.cancel(gone.contractId!);
+
+    const open = JSON.parse((await cli(['orders', '--json'])).out) as OrdersJson;
+    expect(open.orders.map((o) => o.orderId).sort()).toEqual([btc!.orderId, eth!.orderId].sort());
+    const all = JSON.parse((await cli(['orders', '--status', 'all', '--json'])).out) as OrdersJson;
+    expect(all.query.status).toBe('ALL');
+    expect(all.orders.find((o) => o.orderId === gone.orderId)).toMatchObject({
+      status: 'CANCELLED',
+      foreign: true,
+    });
+    const cancelled = JSON.parse(
+      (await cli(['orders', '--status', 'CANCELLED', '--json'])).out,
+    ) as OrdersJson;
+    expect(cancelled.orders.map((o) => o.orderId)).toEqual([gone.orderId]);
+    const ethOnly = JSON.parse((await cli(['orders', '--pair', 'ETH/USDC', '--json'])).out) as OrdersJson;
+    expect(ethOnly.orders.map((o) => o.orderId)).toEqual([eth!.orderId]);
+    expect(ethOnly.orders[0]!.journal?.state).toBe('OPEN');
+  });
+
+  it('--local lists the journal non-terminal orders with local states, next to a running daemon', async () => {
+    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const callsBefore = h.venue.truth.calls().length;
+    // A "daemon" holds the store (read-write, locked) while the operator looks.
+    const daemon = openJournal<TrackedOrder>({ path: storePath });
+    try {
+      const lostKey = journalUnknownOrder(daemon);
+      const run = await cli(['orders', '--local'], { ...env, LEDGER_MM_API_KEY: '' });
+      expect(run.code).toBe(0);
+      expect(run.out).toMatch(/2 non-terminal orders: 1 OPEN, 1 UNKNOWN/);
+      expect(run.out).toMatch(
+        new RegExp(`^OPEN\\s+BTC/USDC\\s+BUY\\s+60000\\s+0\\.01\\s+0\\s+${ours!.orderId}`, 'm'),
+      );
+      expect(run.out).toMatch(/^!! UNKNOWN\s+BTC\/USDC\s+BUY\s+61000\s+0\.01\s+0\s+lost-order-1/m);
+      expect(run.out).toMatch(/!! 1 order UNKNOWN or STRANDED/);
+
+      const json = await cli(['orders', '--local', '--json']);
+      expect(json.code).toBe(0);
+      const parsed = JSON.parse(json.out) as {
+        source: string;
+        counts: Record<string, number>;
+        orders: {
+          key: string;
+          state: string;
+          attention: boolean;
+          orderId: string | null;
+          price: string | null;
+        }[];
+      };
+      expect(parsed.source).toBe('journal');
+      expect(parsed.counts).toEqual({ OPEN: 1, UNKNOWN: 1 });
+      expect(parsed.orders).toEqual([
+        expect.objectContaining({ key: ours!.key, state: 'OPEN', attention: false, orderId: ours!.orderId }),
+        expect.objectContaining({
+          key: lostKey,
+          state: 'UNKNOWN',
+          attention: true,
+          orderId: 'lost-order-1',
+          price: '61000',
+        }),
+      ]);
+    } finally {
+      daemon.close();
+    }
+    // --local never asks the venue.
+    expect(h.venue.truth.calls()).toHaveLength(callsBefore);
+  });
+
+  it('refuses bad usage and invalid configuration with exit 2 before any venue call', async () => {
+    expect((await cli(['orders', '--status', 'open; drop'])).code).toBe(2);
+    expect((await cli(['orders', '--local', '--status', 'ALL'])).code).toBe(2);
+    expect((await cli(['orders', '--bogus'])).code).toBe(2);
+    expect((await cli(['orders'], { ...env, LEDGER_MM_BASE_URL: 'ftp://x' })).code).toBe(2);
+    expect((await cli(['orders'], { ...env, LEDGER_MM_API_KEY: '' })).code).toBe(2);
+    expect(h.venue.truth.calls()).toHaveLength(0);
+  });
+
+  it('--help prints the usage', async () => {
+    const run = await cli(['orders', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Usage: ledger-mm orders/);
+    expect(run.out).toMatch(/--local/);
+  });
+});

@@ -1,0 +1,317 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandIo } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { daemonStatusUrl, renderTree } from '../../src/cli/support/daemon-status.js';
+import { systemClock } from '../../src/core/clock.js';
+import { dec } from '../../src/core/decimal.js';
+import type { PlacementOutcome } from '../../src/execution/execution-events.js';
+import { OrderEngine } from '../../src/execution/order-engine.js';
+import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';
+import { OrderRegistry } from '../../src/orders/order-registry.js';
+import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { loadSigner } from '../../src/signing/load-signer.js';
+import { createLiveVenueClient } from '../../src/venue/live-client.js';
+import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
+
+let h: SimHarness;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let storePath: string;
+let keyFile: string;
+let statusServer: Server | undefined;
+
+/** A port nothing listens on (no daemon). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeEach(async () => {
+  h = await startSimHarness();
+  dir = mkdtempSync(join(tmpdir(), 'ledger-mm-status-'));
+  storePath = join(dir, 'store.sqlite');
+  keyFile = join(dir, 'signing.key');
+  writeFileSync(keyFile, h.key.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+  env = {
+    LEDGER_MM_BASE_URL: h.baseUrl,
+    LEDGER_MM_SUBMIT_URL: h.submitUrl,
+    LEDGER_MM_API_KEY: h.apiKey,
+    LEDGER_MM_SIGNING_KEY_FILE: keyFile,
+    LEDGER_MM_STORE_PATH: storePath,
+    LEDGER_MM_METRICS_PORT: String(await freePort()),
+  };
+});
+afterEach(async () => {
+  if (statusServer !== undefined) {
+    const s = statusServer;
+    statusServer = undefined;
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  }
+  await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(
+  argv: string[],
+  e: NodeJS.ProcessEnv = env,
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CommandIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), env: e, cwd: dir };
+  return { code: await runCli(argv, io), out, err };
+}
+
+/** Places orders the way the daemon does (journaled), then stops that "daemon" without cancelling. */
+async function placeThroughJournal(
+  orders: { pair?: string; side: 'BUY' | 'SELL'; price: string; quantity: string }[],
+): Promise<PlacementOutcome[]> {
+  const venue = createLiveVenueClient({ baseUrl: h.baseUrl, submitUrl: h.submitUrl, apiKey: h.apiKey });
+  const engine = new OrderEngine({
+    venue,
+    signer: loadSigner({ keyFile, publicKeyFormat: 'raw' }),
+    partyId: h.partyId,
+    clientOrderIdPrefix: h.prefix,
+    clock: systemClock,
+    storePath,
+    pipeline: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } },
+  });
+  try {
+    await engine.start();
+    const out: PlacementOutcome[] = [];
+    for (const [i, o] of orders.entries()) {
+      const pair = o.pair ?? 'BTC/USDC';
+      const intent = {
+        slot: `${pair}:${o.side}:${i}`,
+        pair,
+        side: o.side,
+        price: dec(o.price),
+        quantity: dec(o.quantity),
+      };
+      out.push(await engine.place(intent));
+    }
+    expect(out.map((o) => o.kind)).toEqual(orders.map(() => 'placed'));
+    return out;
+  } finally {
+    await engine.close();
+    await venue.close();
+  }
+}
+
+/** Journals an order whose submission answer was lost: it ends UNKNOWN (no venue involved). */
+function journalUnknownOrder(): void {
+  const journal = openJournal<TrackedOrder>({ path: storePath });
+  try {
+    const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
+    const at = Date.now();
+    const clientOrderId = `${h.prefix}lost-1`;
+    const price = dec('61000');
+    const quantity = dec('0.01');
+    const { key } = registry.createIntent({
+      slot: 'BTC/USDC:BUY:9',
+      pair: 'BTC/USDC',
+      side: 'BUY',
+      price,
+      quantity,
+      clientOrderId,
+      at,
+    });
+    registry.apply(key, { type: 'PrepareStarted', at });
+    const echo = { pair: 'BTC/USDC', side: 'BUY' as const, type: 'LIMIT', price, quantity };
+    registry.apply(key, { type: 'Prepared', orderId: 'lost-order-1', clientOrderId, echo, at });
+    registry.apply(key, { type: 'Signed', at });
+    registry.apply(key, { type: 'SubmitStarted', at });
+    registry.apply(key, { type: 'SubmitAmbiguous', code: 'CLIENT_TIMEOUT', at });
+  } finally {
+    journal.close();
+  }
+}
+
+/** A stand-in for the daemon's status endpoint on port 0. */
+async function fakeDaemon(body: unknown, status = 200): Promise<number> {
+  const server = createHttpServer((req, res) => {
+    if (req.url !== '/status') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  statusServer = server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+interface StatusJson {
+  daemon: { running: boolean; url: string; reason?: string; status?: unknown };
+  venue: { baseUrl: string; apiKey: string };
+  account: { partyId: string; status: string; feeExempt: boolean } | null;
+  openOrders: {
+    total: number;
+    byPairSide: { pair: string; side: string; orders: number; remaining: string; notional: string }[];
+  } | null;
+  balances: { instrument: string; available: string; locked: string }[] | null;
+  journal: {
+    path: string;
+    exists: boolean;
+    nonTerminal: number;
+    byState: Record<string, number>;
+    attention: { state: string; orderId: string | null }[];
+  };
+  errors: { read: string; error: string }[];
+}
+
+describe('ledger-mm status', () => {
+  it('without a daemon: summarises account, open orders per pair/side, balances and the journal', async () => {
+    await placeThroughJournal([
+      { side: 'BUY', price: '60000', quantity: '0.01' },
+      { pair: 'ETH/USDC', side: 'SELL', price: '3000', quantity: '0.5' },
+    ]);
+    await h.place({ side: 'BUY', price: '59000', quantity: '0.02' }); // foreign
+    journalUnknownOrder();
+
+    const run = await cli(['status']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(
+      /the daemon is not running \(nothing answered at http:\/\/127\.0\.0\.1:\d+\/status: connection refused\)/,
+    );
+    expect(run.out).toMatch(/status ACTIVE; fee exempt/);
+    expect(run.out).toMatch(/open orders: 3 resting on the venue/);
+    expect(run.out).toMatch(/BTC\/USDC\s+BUY\s+2\s+0\.03\s+1780/);
+    expect(run.out).toMatch(/ETH\/USDC\s+SELL\s+1\s+0\.5\s+1500/);
+    expect(run.out).toMatch(/USDC\s+\d/);
+    expect(run.out).toMatch(/3 non-terminal orders/);
+    expect(run.out).toMatch(/^ {2}!! UNKNOWN\s+1$/m);
+    expect(run.out).toMatch(/!! 1 order needs attention/);
+    expect(run.out).toMatch(/lost-order-1/);
+
+    // --json, checked against the venue's ground truth.
+    const json = await cli(['status', '--json']);
+    expect(json.code).toBe(0);
+    const s = JSON.parse(json.out) as StatusJson;
+    expect(s.daemon.running).toBe(false);
+    expect(s.account).toMatchObject({ partyId: h.partyId, status: 'ACTIVE', feeExempt: true });
+    const truthResting = h.venue.truth.restingOrders(h.partyId);
+    expect(s.openOrders!.total).toBe(truthResting.length);
+    expect(s.openOrders!.byPairSide).toEqual([
+      { pair: 'BTC/USDC', side: 'BUY', orders: 2, remaining: '0.03', notional: '1780' },
+      { pair: 'ETH/USDC', side: 'SELL', orders: 1, remaining: '0.5', notional: '1500' },
+    ]);
+    const truthBalances = h.venue.truth.balances(h.partyId).at(-1)!.balances;
+    expect(s.balances).not.toBeNull();
+    for (const b of s.balances!) {
+      expect(truthBalances[b.instrument]).toEqual({ available: b.available, locked: b.locked });
+    }
+    expect(s.journal).toMatchObject({
+      path: storePath,
+      exists: true,
+      nonTerminal: 3,
+      byState: { OPEN: 2, UNKNOWN: 1 },
+    });
+    expect(s.journal.attention).toEqual([
+      expect.objectContaining({ state: 'UNKNOWN', orderId: 'lost-order-1' }),
+    ]);
+    expect(s.errors).toEqual([]);
+    expect(s.daemon).toMatchObject({ storeHolder: null });
+
+    // A process holds the store but nothing answers on the metrics port: said, not hidden.
+    const daemon = openJournal<TrackedOrder>({ path: storePath });
+    try {
+      const held = await cli(['status']);
+      expect(held.out).toMatch(new RegExp(`!! but pid ${process.pid} on \\S+ holds the store`));
+      const heldJson = JSON.parse((await cli(['status', '--json'])).out) as StatusJson;
+      expect(heldJson.daemon).toMatchObject({ running: false, storeHolder: { pid: process.pid } });
+    } finally {
+      daemon.close();
+    }
+  });
+
+  it('says when there is no journal, and exits 1 listing the venue reads that failed', async () => {
+    const run = await cli(['status']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/journal .*store\.sqlite does not exist/);
+    expect(run.out).toMatch(/open orders: none resting/);
+
+    const wrongKey = h.apiKey.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
+    const bad = await cli(['status', '--json'], { ...env, LEDGER_MM_API_KEY: wrongKey });
+    expect(bad.code).toBe(1);
+    const s = JSON.parse(bad.out) as StatusJson;
+    expect(s.account).toBeNull();
+    expect(s.errors.map((e) => e.read)).toEqual(['GET /account', 'GET /orders', 'GET /balances']);
+    expect(s.errors[0]!.error).toMatch(/^INVALID_API_KEY/);
+    expect(bad.out).not.toContain(wrongKey);
+  });
+
+  it('prints what the daemon says when its status endpoint answers, and asks the venue nothing', async () => {
+    // The shape of the daemon's /status document (src/observability/status-report.ts).
+    const body = {
+      at: '2026-01-01T00:00:00.000Z',
+      pairs: [
+        {
+          pair: 'BTC/USDC',
+          riskState: 'quoting',
+          twoSided: true,
+          reference: { price: '60000', ageSeconds: 1.2 },
+          bestBid: '59990',
+          bestAsk: '60010',
+          spreadBps: '3.33',
+          quotes: [
+            { side: 'BUY', level: 0, price: '59940', remaining: '0.01', referenceAgeSeconds: 1.2, key: 'k1' },
+          ],
+          inventory: { base: '0.5', quote: '-30000' },
+          pnl: null,
+        },
+      ],
+      balances: { BTC: { available: '9.5', locked: '0' } },
+      orders: { OPEN: 2, UNKNOWN: 1 },
+      pipeline: null,
+      queues: null,
+      rateBudget: null,
+      lastFills: [],
+      pollers: [{ poller: 'orders', pair: null, lastSuccessAt: '2026-01-01T00:00:00.000Z', ageSeconds: 2 }],
+    };
+    const port = await fakeDaemon(body);
+    const e = { ...env, LEDGER_MM_METRICS_PORT: String(port) };
+    const callsBefore = h.venue.truth.calls().length;
+
+    const run = await cli(['status'], e);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/the daemon is running; its status from http:\/\/127\.0\.0\.1:\d+\/status:/);
+    expect(run.out).toMatch(/^ {2}pairs:\n {4}- pair: BTC\/USDC\n {6}riskState: quoting$/m);
+    expect(run.out).toMatch(/^ {8}- side: BUY\n {10}level: 0$/m);
+    expect(run.out).toMatch(/^ {4}UNKNOWN: 1$/m);
+    expect(run.out).toMatch(/^!! 1 UNKNOWN: /m);
+
+    const json = JSON.parse((await cli(['status', '--json'], e)).out) as StatusJson;
+    expect(json.daemon).toMatchObject({ running: true, status: body });
+    expect(h.venue.truth.calls()).toHaveLength(callsBefore);
+  });
+
+  it('renders a status tree and builds the URL of a wildcard or IPv6 bind address', () => {
+    expect(renderTree({ a: 1, b: { c: 'x', d: [] }, e: [{ f: null, g: 2 }, 3], h: {} })).toBe(
+      'a: 1\nb:\n  c: x\n  d: []\ne:\n  - f: -\n    g: 2\n  - 3\nh: {}\n',
+    );
+    expect(daemonStatusUrl({ host: '0.0.0.0', port: 9464 })).toBe('http://127.0.0.1:9464/status');
+    expect(daemonStatusUrl({ host: '::', port: 9464 })).toBe('http://[::1]:9464/status');
+    expect(daemonStatusUrl({ host: 'fd00::1', port: 1 })).toBe('http://[fd00::1]:1/status');
+  });
+
+  it('ends with exit 2 on invalid configuration, before anything is asked', async () => {
+    const run = await cli(['status'], { ...env, LEDGER_MM_METRICS_PORT: 'not-a-port' });
+    expect(run.code).toBe(2);
+    expect(h.venue.truth.calls()).toHaveLength(0);
+  });
+
+  it('--help prints the usage', async () => {
+    const run = await cli(['status', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Usage: ledger-mm status/);
+  });
+});

@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { runPaper } from '../../src/cli/paper.js';
+import type { Daemon } from '../../src/daemon/daemon.js';
+import type { PaperVenue } from '../../src/daemon/paper-venue.js';
+import { FakeProcess } from './support/daemon-env.js';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+/**
+ * `ledger-mm paper` for real: the simulated venue on loopback over HTTP, the daemon against it
+ * with undici, the real clock. Stops on SIGTERM once both pairs rest two-sided on the venue.
+ */
+it('paper: starts the venue and the daemon over HTTP, and quotes both pairs two-sided', async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-paper-'));
+  const proc = new FakeProcess();
+  const out: string[] = [];
+  const logs: string[] = [];
+  let daemon: Daemon | undefined;
+  let venue: PaperVenue | undefined;
+  const started = Date.now();
+  const twoSided = (pair: string): boolean => {
+    const r = venue?.venue.truth.restingOrders(venue.partyId).filter((o) => o.pair === pair) ?? [];
+    return r.some((o) => o.side === 'BUY') && r.some((o) => o.side === 'SELL');
+  };
+  let quotedAfterMs: number | null = null;
+  const watch = setInterval(() => {
+    if (quotedAfterMs === null && twoSided('BTC/USDC') && twoSided('ETH/USDC')) {
+      quotedAfterMs = Date.now() - started;
+      proc.emit('SIGTERM');
+    }
+  }, 50);
+  // A bound: stop anyway after 10 s (the assertions below then fail on quotedAfterMs).
+  const stop = setTimeout(() => quotedAfterMs === null && proc.emit('SIGTERM'), 10_000);
+  let code: number;
+  try {
+    code = await runPaper(
+      ['--latency', 'instant'],
+      { stdout: (t) => out.push(t), stderr: (t) => out.push(t), env: {}, cwd: dir },
+      {
+        proc,
+        attachments: [],
+        logDestination: { write: (l: string) => logs.push(l) },
+        onDaemon: (d, v) => {
+          daemon = d;
+          venue = v;
+        },
+      },
+    );
+  } finally {
+    clearInterval(watch);
+    clearTimeout(stop);
+  }
+  console.log(
+    `paper over HTTP: two-sided on both pairs after ${quotedAfterMs} ms; stopped in ${Date.now() - started} ms`,
+  );
+  expect(out.join('')).toContain('ledger-mm paper: simulated venue on http://127.0.0.1:');
+  expect(quotedAfterMs).not.toBeNull();
+  expect(code).toBe(0);
+  expect(proc.exits).toEqual([0]);
+  expect(daemon?.phase).toBe('closed');
+  // The journal and the throwaway key live under ./var/paper/ of the working directory.
+  expect(fs.existsSync(path.join(dir, 'var/paper/ledger-mm.sqlite'))).toBe(true);
+  expect((fs.statSync(path.join(dir, 'var/paper/paper-signing.key')).mode & 0o777).toString(8)).toBe('600');
+  // Quotes were cancelled on the way out.
+  expect(venue!.venue.truth.restingOrders(venue!.partyId)).toEqual([]);
+  // No secret reached the log.
+  expect(logs.join('')).not.toContain(venue!.apiKey.slice(venue!.apiKey.indexOf('.') + 1));
+  expect(Date.now() - started).toBeLessThan(15_000);
+}, 20_000);

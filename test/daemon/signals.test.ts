@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { installSignalHandlers } from '../../src/daemon/signals.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { FakeProcess, daemonEnv, twoSided, type DaemonEnv } from './support/daemon-env.js';
+
+let env: DaemonEnv | undefined;
+afterEach(async () => {
+  await env?.dispose();
+  env = undefined;
+});
+
+/** Starts the daemon and runs until both pairs are two-sided on the venue. */
+async function quoting(e: DaemonEnv): Promise<void> {
+  void e.daemon.start();
+  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
+}
+
+describe('signals', () => {
+  it('SIGTERM: stops placing, cancels every resting order, exits 0 within shutdown.graceMs', async () => {
+    env = daemonEnv({ latency: 'fast' });
+    const e = env;
+    const proc = new FakeProcess();
+    const stopped: number[] = [];
+    installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), (code) => stopped.push(code));
+    await quoting(e);
+    // The signal arrives while a submission is in flight (a reprice or a refill keeps coming).
+    await e.until(() => e.daemon.stateView().pipeline?.step === 'submit', 300_000, 50);
+    const inFlight = e.daemon.stateView().pipeline!.key!;
+    const signalAt = e.fake.now;
+    const preparesBefore = e.venue.truth.calls().filter((c) => c.endpoint === 'prepare').length;
+    proc.emit('SIGTERM');
+    await e.until(() => stopped.length > 0, e.config.shutdown.graceMs, 100);
+
+    expect(stopped).toEqual([0]);
+    expect(proc.exits).toEqual([]);
+    expect(e.fake.now - signalAt).toBeLessThanOrEqual(e.config.shutdown.graceMs);
+    expect(e.daemon.phase).toBe('closed');
+    // Ground truth: nothing of the party rests, and nothing is left to commit.
+    expect(e.resting()).toEqual([]);
+    const pending = e.ours().filter((o) => o.submitted && !o.committed && o.status === null);
+    expect(pending).toEqual([]);
+    // At most the one prepare that was already running when the signal came.
+    const preparesAfter = e.venue.truth
+      .calls()
+      .filter((c) => c.endpoint === 'prepare' && c.startedAt > signalAt);
+    expect(preparesAfter.length).toBeLessThanOrEqual(0);
+    expect(preparesBefore).toBeGreaterThan(0);
+    // The submission in flight was let finish: it committed, then was cancelled.
+    const last = e.ours().find((o) => o.clientOrderId === inFlight);
+    expect(last?.committed).toBe(true);
+    expect(last?.status).toBe('CANCELLED');
+    const shutdown = e.events.find((x) => x.type === 'shutdown');
+    expect(shutdown?.type === 'shutdown' && shutdown.report).toMatchObject({
+      completed: true,
+      activeOrders: 0,
+    });
+  });
+
+  it('a second signal during the stop exits at once, with the journal intact', async () => {
+    env = daemonEnv({ latency: 'realistic', takers: false });
+    const e = env;
+    const proc = new FakeProcess();
+    const stopped: number[] = [];
+    installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), (code) => stopped.push(code));
+    void e.daemon.start();
+    await e.until(() => e.resting().length >= 2, 600_000, 1_000);
+    proc.emit('SIGTERM');
+    await e.run(1_000, 100);
+    proc.emit('SIGINT');
+    expect(proc.exits).toEqual([130]);
+    expect(stopped).toEqual([]);
+    // Whatever rests is in the journal: every order on the venue is known to the registry.
+    const registry = e.registry();
+    for (const o of e.resting()) expect(registry.byClientOrderId(o.clientOrderId!)).toBeDefined();
+  });
+
+  it('SIGHUP reloads; ignored once stopping', async () => {
+    env = daemonEnv({ latency: 'instant', takers: false });
+    const e = env;
+    const proc = new FakeProcess();
+    installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), () => undefined);
+    proc.emit('SIGHUP');
+    expect(e.events.some((x) => x.type === 'config-reload' && x.ok)).toBe(true);
+  });
+});

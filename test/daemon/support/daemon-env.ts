@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import FakeTimers from '@sinonjs/fake-timers';
+import { fakeClock, type Clock } from '../../../src/core/clock.js';
+import { loadConfig, type LoadConfigOptions } from '../../../src/config/load.js';
+import type { FileWatcher } from '../../../src/config/reload.js';
+import type { MmConfig } from '../../../src/config/schema.js';
+import { Daemon } from '../../../src/daemon/daemon.js';
+import type { DaemonEvent, DaemonTuning } from '../../../src/daemon/daemon-types.js';
+import type { HandledSignal, ProcessSeam } from '../../../src/daemon/signals.js';
+import { createLogger } from '../../../src/logging/logger.js';
+import type { OrderRegistry } from '../../../src/orders/order-registry.js';
+import type { OrderTruth } from '../../../src/sim/engine/ground-truth.js';
+import type { LatencyProfile } from '../../../src/sim/latency.js';
+import type { MarketConfigInput } from '../../../src/sim/market/market-config.js';
+import { SimVenue } from '../../../src/sim/sim-venue.js';
+import { signerFromSeed, type Ed25519Signer } from '../../../src/signing/index.js';
+import { testSimConfig } from '../../helpers/sim-harness.js';
+
+/** The fixed start of fake time in these tests (a UTC day boundary is hours away). */
+export const T0 = Date.parse('2025-03-03T06:00:00.000Z');
+
+/** A process seam for the signal handlers: send signals with `emit`, read `exits`. */
+export class FakeProcess extends EventEmitter implements ProcessSeam {
+  readonly exits: number[] = [];
+  override on(signal: HandledSignal, listener: () => void): this {
+    return super.on(signal, listener);
+  }
+  override off(signal: HandledSignal, listener: () => void): this {
+    return super.off(signal, listener);
+  }
+  exit(code: number): void {
+    this.exits.push(code);
+  }
+}
+
+/** Options of {@link daemonEnv}. */
+export interface DaemonEnvOptions {
+  readonly latency?: LatencyProfile;
+  /** Takers on (default true). */
+  readonly takers?: boolean;
+  /** Taker arrivals per second per pair (the simulator's A), when set. */
+  readonly takerRate?: number;
+  /** Merged over the default market of the simulator. */
+  readonly market?: MarketConfigInput;
+  /** The daemon's config file content (JSON) for a store path, layered over config/default.json. */
+  readonly config?: (storePath: string) => Record<string, unknown>;
+  readonly balances?: Record<string, string>;
+  readonly tuning?: Partial<DaemonTuning>;
+  readonly seed?: number;
+  /** Watches the config file through this fake watcher (default: no watching, SIGHUP only). */
+  readonly watcher?: FileWatcher;
+}
+
+/** One simulated venue on a fake clock with one account, and a daemon against it in-process. */
+export interface DaemonEnv {
+  readonly fake: FakeTimers.Clock;
+  readonly clock: Clock;
+  readonly venue: SimVenue;
+  readonly signer: Ed25519Signer;
+  readonly apiKey: string;
+  readonly partyId: string;
+  readonly slug: string;
+  readonly dir: string;
+  readonly configFile: string;
+  readonly load: LoadConfigOptions;
+  readonly config: MmConfig;
+  readonly daemon: Daemon;
+  readonly events: DaemonEvent[];
+  /** Log lines, parsed. */
+  readonly logs: Record<string, unknown>[];
+  /** Advances fake time by `ms` in steps of `stepMs`. */
+  run(ms: number, stepMs?: number): Promise<void>;
+  /** Advances fake time until `cond()` holds; throws after `maxMs`. */
+  until(cond: () => boolean, maxMs?: number, stepMs?: number): Promise<void>;
+  /** Rewrites the daemon's config file. */
+  writeConfig(content: Record<string, unknown>): void;
+  /** The party's orders in the venue's ground truth. */
+  ours(): OrderTruth[];
+  /** Resting orders of the party on the venue now. */
+  resting(pair?: string): OrderTruth[];
+  /** The daemon's registry, for the ground-truth checks. */
+  registry(): OrderRegistry;
+  dispose(): Promise<void>;
+}
+
+/** Default daemon config of the tests: two pairs, quick polls, generous risk limits. */
+export function baseConfig(storePath: string): Record<string, unknown> {
+  return {
+    store: { path: storePath },
+    pairs: ['BTC/USDC', 'ETH/USDC'],
+    log: { level: 'info' },
+    shutdown: { graceMs: 150_000 },
+    strategy: {
+      defaults: {
+        spread: { bidBps: 10, askBps: 10, minBps: 2, maxBps: 200 },
+        levels: { count: 1, sizeUnit: 'quote', size: '1500' },
+      },
+    },
+    risk: { maxOrderNotional: '5000', maxInventoryNotional: '100000', ordersPerMinute: 60 },
+  };
+}
+
+/** Builds the venue, the account and the daemon (not started). */
+export function daemonEnv(o: DaemonEnvOptions = {}): DaemonEnv {
+  const fake = FakeTimers.createClock(T0, 1_000_000);
+  const clock = fakeClock(fake);
+  const venue = new SimVenue({
+    config: testSimConfig({
+      seed: o.seed ?? 7,
+      bookProjectionLagMs: 500,
+      market: { enabled: true, ...(o.market ?? {}) },
+    }),
+    clock,
+    latency: o.latency ?? 'fast',
+  });
+  for (const p of Object.values(venue.config.market.pairs)) {
+    if (o.takers === false) p.takers.enabled = false;
+    if (o.takerRate !== undefined) p.takers.A = o.takerRate;
+  }
+  const signer = signerFromSeed(randomBytes(32), 'raw');
+  const slug = 'testmm';
+  const { apiKey, partyId } = venue.registerAccount({
+    name: 'Test Market Maker',
+    slug,
+    publicKey: signer.publicKey,
+    balances: o.balances ?? { USDC: '300000', BTC: '2.5', ETH: '50' },
+    maxOpenOrders: 50,
+    ordersPerMinute: 60,
+  });
+  venue.startMarket();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-daemon-'));
+  const configFile = path.join(dir, 'daemon.json');
+  const writeConfig = (content: Record<string, unknown>): void =>
+    fs.writeFileSync(configFile, JSON.stringify(content, null, 2));
+  const storePath = path.join(dir, 'store.sqlite');
+  writeConfig((o.config ?? baseConfig)(storePath));
+  const load: LoadConfigOptions = { configFiles: [configFile], env: { LEDGER_MM_API_KEY: apiKey }, cwd: dir };
+  const config = loadConfig(load);
+  const logs: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  });
+  const daemon = new Daemon({
+    config,
+    clock,
+    signer,
+    logger,
+    transport: venue.createTransport(),
+    random: () => 0.5,
+    reload: o.watcher === undefined ? { load, watch: false } : { load, watcher: o.watcher },
+    tuning: { retryMs: 5_000, ...o.tuning },
+  });
+  const events: DaemonEvent[] = [];
+  daemon.subscribe((e) => {
+    if (e.type !== 'cycle' && e.type !== 'stage' && e.type !== 'queue' && e.type !== 'order-transition')
+      events.push(e);
+  });
+  const ours = (): OrderTruth[] => venue.truth.orders().filter((t) => t.partyId === partyId);
+  return {
+    fake,
+    clock,
+    venue,
+    signer,
+    apiKey,
+    partyId,
+    slug,
+    dir,
+    configFile,
+    load,
+    config,
+    daemon,
+    events,
+    logs,
+    run: async (ms, stepMs = 500) => {
+      for (let t = 0; t < ms; t += stepMs) await fake.tickAsync(Math.min(stepMs, ms - t));
+    },
+    until: async (cond, maxMs = 600_000, stepMs = 500) => {
+      for (let t = 0; !cond(); t += stepMs) {
+        if (t > maxMs) throw new Error(`condition not met within ${maxMs} ms of fake time`);
+        await fake.tickAsync(stepMs);
+      }
+    },
+    writeConfig,
+    ours,
+    resting: (pair) =>
+      venue.truth.restingOrders(partyId).filter((t) => pair === undefined || t.pair === pair),
+    registry: () => daemon.engine!.orders as unknown as OrderRegistry,
+    dispose: async () => {
+      let closed = false;
+      const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
+      // A stop already under way keeps its own bound (up to shutdown.graceMs).
+      for (let i = 0; i < 400 && !closed; i++) await fake.tickAsync(500);
+      await closing;
+      await venue.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** True when `pair` has a resting BUY and a resting SELL of the party on the venue. */
+export function twoSided(env: DaemonEnv, pair: string): boolean {
+  const r = env.resting(pair);
+  return r.some((o) => o.side === 'BUY') && r.some((o) => o.side === 'SELL');
+}
