@@ -21,7 +21,10 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
-ENV NODE_ENV=production \
+# The commit shown in ledger_mm_build_info: docker build --build-arg LEDGER_MM_COMMIT=$(git rev-parse HEAD)
+ARG LEDGER_MM_COMMIT=unknown
+ENV LEDGER_MM_COMMIT=$LEDGER_MM_COMMIT \
+    NODE_ENV=production \
     LEDGER_MM_STORE_PATH=/var/lib/ledger-mm/ledger-mm.sqlite \
     LEDGER_MM_METRICS_HOST=0.0.0.0
 WORKDIR /app
@@ -38,4 +41,4 @@ VOLUME ["/var/lib/ledger-mm"]
 EXPOSE 9464
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["ledger-mm"]
-CMD ["check"]
+CMD ["run"]
