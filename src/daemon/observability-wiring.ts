@@ -6,6 +6,7 @@ import { observeConfigReload, observeRiskDenials } from '../observability/contro
 import { createMetrics, type Metrics } from '../observability/create-metrics.js';
 import { ObservabilityServer } from '../observability/http-server.js';
 import type { Readiness } from '../observability/readiness.js';
+import { registerReadinessGauge } from '../observability/readiness-gauge.js';
 import { registerStateCollector } from '../observability/state-collector.js';
 import type { DaemonStateView } from '../observability/state-view.js';
 import { buildStatusReport } from '../observability/status-report.js';
@@ -26,7 +27,8 @@ import type { DaemonAttachment } from './run-daemon.js';
  * `attach`: subscribes to ONE stream, `daemon.subscribe` (execution events, the registry's order
  * observations, config reloads, and each cycle's risk denials; binding `daemon.execution` as
  * well would count twice), reads `daemon.stateView()` on each scrape, and serves
- * `daemon.readiness()` and a status document. Metrics observe; nothing here feeds back.
+ * `daemon.readiness()` (on `/readyz`, and as `ledger_mm_ready` on each scrape: one verdict) and a
+ * status document. Metrics observe; nothing here feeds back.
  */
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
@@ -92,14 +94,16 @@ export async function attachObservability(
 ): Promise<AttachedObservability> {
   const unsubscribe = daemon.subscribe((e) => observeDaemonEvent(metrics, e));
   const collector = registerStateCollector(metrics, () => daemon.stateView());
+  const readiness = (): Readiness => daemon.readiness();
+  const unregisterReady = registerReadinessGauge(metrics, readiness);
   const server = new ObservabilityServer({
     host: opts.host,
     port: opts.port,
     metrics,
-    readiness: () => daemon.readiness(),
+    readiness,
     status: () => ({
       phase: daemon.phase,
-      ...buildStatusReport(daemon.stateView(), { readiness: daemon.readiness() }),
+      ...buildStatusReport(daemon.stateView(), { readiness: readiness() }),
     }),
     eventLoop: metrics.eventLoop,
     ...(opts.maxEventLoopLagSeconds === undefined
@@ -110,6 +114,7 @@ export async function attachObservability(
   const release = (): void => {
     unsubscribe();
     collector.unregister();
+    unregisterReady();
     metrics.close();
   };
   let address: { host: string; port: number };

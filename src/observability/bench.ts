@@ -96,6 +96,8 @@ export function benchView(now: number): DaemonStateView {
     ],
     orderCounts,
     rateBudget: { tokens: 7, capacity: 10 },
+    preflightPassed: true,
+    account: { status: 'ACTIVE', authFailing: false },
     queues: {
       placement: { depth: 2, inFlight: 1, oldestWaitMs: 800 },
       cancel: { depth: 1, inFlight: 4, oldestWaitMs: 200 },

@@ -1,10 +1,11 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 
+import type { ExecutionAlarmReason } from '../execution/execution-events.js';
 import { ORDER_STATES } from '../orders/order-state-machine.js';
 import { buildInfo, type BuildInfo } from './build-info.js';
-import { createControlMetrics, type ControlMetrics } from './control-metrics.js';
+import { ACCOUNT_STATUSES, createControlMetrics, type ControlMetrics } from './control-metrics.js';
 import { EventLoopMonitor } from './event-loop-monitor.js';
-import { createLabelGuards, type LabelBounds, type MetricLabels } from './labels.js';
+import { createLabelGuards, snake, type LabelBounds, type MetricLabels } from './labels.js';
 import { MetricFactory } from './metric-factory.js';
 import { createMoneyMetrics, type MoneyMetrics } from './money-metrics.js';
 import { createOrderMetrics, type OrderMetrics } from './order-metrics.js';
@@ -21,7 +22,10 @@ export interface CreateMetricsOptions extends LabelBounds {
   /**
    * Node's default process metrics (CPU, memory, GC, handles, event loop). Default true. They keep
    * their conventional names (`process_cpu_seconds_total`, `nodejs_heap_size_used_bytes`, …) so
-   * standard dashboards and alerts work; `defaultMetricsPrefix` renames them if wanted.
+   * standard dashboards and alerts work; `defaultMetricsPrefix` renames them if wanted. Three of
+   * prom-client's are left out: `nodejs_active_{handles,requests,resources}_total`, gauges named
+   * like counters (`promtool check metrics` flags them); their per-type twins without `_total`
+   * (`nodejs_active_handles{type}`, …) carry the same figures, `sum()` of them is the total.
    */
   readonly defaultMetrics?: boolean;
   /** Prefix of the default process metrics. Default `''`. */
@@ -65,6 +69,24 @@ export interface Metrics {
   close(): void;
 }
 
+/** prom-client's default gauges whose names end in `_total` (left out, see `defaultMetrics`). */
+const MISNAMED_DEFAULT_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
+
+/** The `stage` values of `ledger_mm_echo_refused_total` (a refused placement or cancel prepare). */
+const ECHO_STAGES = ['prepare', 'cancel_prepare'] as const;
+
+/** Every execution alarm reason (a record, so the compiler flags a reason added or removed). */
+const EXECUTION_ALARM_REASONS = Object.keys({
+  'echo-mismatch': true,
+  stranded: true,
+  'unknown-unresolved': true,
+  'internal-error': true,
+} satisfies Record<ExecutionAlarmReason, true>) as ExecutionAlarmReason[];
+
 /** Creates the registry and every metric. See the README's metric list. */
 export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const registry = new Registry();
@@ -83,15 +105,25 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const labels = createLabelGuards(opts, () => ctl.labelOverflow.inc());
 
   if (opts.defaultMetrics ?? true) {
-    collectDefaultMetrics({ register: registry, prefix: opts.defaultMetricsPrefix ?? '' });
+    const prefix = opts.defaultMetricsPrefix ?? '';
+    collectDefaultMetrics({ register: registry, prefix });
+    for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(prefix + name);
   }
 
   const build = buildInfo(opts.build);
   control.buildInfo.set({ version: build.version, commit: build.commit }, 1);
 
-  // Series that must exist from the first scrape.
+  // Series that must exist from the first scrape. The counters alerts read with increase() are
+  // among them: a series born at 1 has no earlier sample, so increase() would miss its first event.
   for (const state of ORDER_STATES) orders.ordersByState.set({ state }, 0);
   for (const outcome of ['applied', 'rejected']) control.configReloads.inc({ outcome }, 0);
+  for (const stage of ECHO_STAGES) pipeline.echoRefused.inc({ stage }, 0);
+  for (const reason of EXECUTION_ALARM_REASONS) {
+    pipeline.executionAlarms.inc({ reason: labels.reason.value(snake(reason)) }, 0);
+  }
+  // Not ready, account not read, until the daemon's state says otherwise.
+  control.ready.set(0);
+  for (const status of ACCOUNT_STATUSES) control.accountStatus.set({ status }, status === 'unknown' ? 1 : 0);
 
   const ownMonitor = opts.eventLoop === undefined;
   const eventLoop =

@@ -27,6 +27,8 @@ export {
   type QueueView,
 } from './state-view.js';
 export { assessReadiness, type Readiness, type ReadinessOptions } from './readiness.js';
+export { registerReadinessGauge } from './readiness-gauge.js';
+export { ACCOUNT_STATUSES, accountStatusLabel, type AccountStatusLabel } from './control-metrics.js';
 export { buildStatusReport, type StatusReport, type StatusReportOptions } from './status-report.js';
 export {
   ObservabilityServer,

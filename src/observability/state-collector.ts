@@ -1,6 +1,6 @@
 import { ORDER_STATES } from '../orders/order-state-machine.js';
 import type { Metrics } from './create-metrics.js';
-import { RISK_STATES } from './control-metrics.js';
+import { ACCOUNT_STATUSES, RISK_STATES, accountStatusLabel } from './control-metrics.js';
 import { sideLabel, snake } from './labels.js';
 import { msToSeconds, toMetricNumber } from './metric-number.js';
 import { summarizeQuotes } from './quote-summary.js';
@@ -8,8 +8,8 @@ import type { DaemonStateView } from './state-view.js';
 
 /**
  * The state-derived series, set on scrape from a {@link DaemonStateView}: quotes, reference,
- * two-sided time, balances, inventory, PnL, risk states, orders by state, foreign orders,
- * pollers, the rate budget and (when the view has them) the queues.
+ * two-sided time, balances, inventory, PnL, risk states, the account status, orders by state,
+ * foreign orders, pollers, the rate budget and (when the view has them) the queues.
  *
  * Each refresh reads the view once, computes every value first, and only then replaces the
  * series, so a view that throws leaves the previous values in place (and is counted in
@@ -80,6 +80,10 @@ function plan(metrics: Metrics, v: DaemonStateView) {
     pnlRealised: [] as Sample[],
     pnlMarked: [] as Sample[],
     risk: [] as Sample[],
+    account: ACCOUNT_STATUSES.map((status) => ({
+      labels: { status },
+      value: accountStatusLabel(v.account?.status ?? null) === status ? 1 : 0,
+    })),
     foreign: [] as Sample[],
     available: [] as Sample[],
     locked: [] as Sample[],
@@ -205,6 +209,7 @@ function apply(
   replace(m.balanceAvailable, p.available);
   replace(m.balanceLocked, p.locked);
   replace(c.riskState, p.risk);
+  replace(c.accountStatus, p.account);
   replace(o.ordersByState, p.orders);
   replace(o.foreignOrders, p.foreign);
   replace(vm.pollerLastSuccess, p.pollerAt);

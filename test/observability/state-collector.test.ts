@@ -138,6 +138,28 @@ describe('registerStateCollector', () => {
     expect(await seconds()).toBe(35);
   });
 
+  it('sets the account status one-hot: the last read, or unknown before it or for a status not in the contract', async () => {
+    let account: DaemonStateView['account'] = null;
+    registerStateCollector(t.metrics, () => view({ account }));
+    const statuses = async (): Promise<[string | undefined, number][]> =>
+      samplesOf(await t.scrape(), 'ledger_mm_account_status').map((s) => [s.labels.status, s.value]);
+    const oneHot = (on: string): [string, number][] =>
+      ['ACTIVE', 'SUSPENDED', 'DISABLED', 'unknown'].map((s) => [s, s === on ? 1 : 0]);
+    expect(await statuses()).toEqual(oneHot('unknown'));
+    account = { status: 'ACTIVE', authFailing: false };
+    expect(await statuses()).toEqual(oneHot('ACTIVE'));
+    // A refused key leaves the last read standing (readiness reports the key).
+    account = { status: 'ACTIVE', authFailing: true };
+    expect(await statuses()).toEqual(oneHot('ACTIVE'));
+    account = { status: 'SUSPENDED', authFailing: false };
+    expect(await statuses()).toEqual(oneHot('SUSPENDED'));
+    account = { status: 'DISABLED', authFailing: false };
+    expect(await statuses()).toEqual(oneHot('DISABLED'));
+    account = { status: 'PENDING_REVIEW', authFailing: false };
+    expect(await statuses()).toEqual(oneHot('unknown'));
+    expect(await t.value('ledger_mm_metrics_label_overflow_total')).toBe(0);
+  });
+
   it('reads the view once per scrape', async () => {
     let calls = 0;
     registerStateCollector(t.metrics, () => {

@@ -108,9 +108,15 @@ describe('observabilityAttachment', () => {
     expect(valueOf(f, 'ledger_mm_metrics_collect_errors_total')).toBe(0);
     expect(f.has('process_cpu_seconds_total')).toBe(true);
 
+    // ledger_mm_ready is the /readyz verdict, from the same provider.
+    expect(valueOf(f, 'ledger_mm_ready')).toBe(0);
     expect((await get('/readyz')).status).toBe(503);
     daemon.ready = { ready: true, reasons: [] };
     expect((await get('/readyz')).status).toBe(200);
+    expect(valueOf(parseExposition((await get('/metrics')).body), 'ledger_mm_ready')).toBe(1);
+    daemon.ready = { ready: false, reasons: ['the account is SUSPENDED: the venue refuses new placements'] };
+    expect(valueOf(parseExposition((await get('/metrics')).body), 'ledger_mm_ready')).toBe(0);
+    daemon.ready = { ready: true, reasons: [] };
     expect((await get('/healthz')).status).toBe(200);
     const status = JSON.parse((await get('/status')).body) as {
       phase: string;
@@ -122,6 +128,21 @@ describe('observabilityAttachment', () => {
     await attached.close();
     await attached.close();
     expect(daemon.subscribers).toBe(0);
+  });
+
+  it('sets ledger_mm_ready to 0 and counts the error when the readiness provider throws', async () => {
+    const daemon = new FakeDaemon();
+    daemon.ready = { ready: true, reasons: [] };
+    const attachment = observabilityAttachment({ config });
+    attached = await attachment.attach(daemon, logger);
+    expect(valueOf(parseExposition((await get('/metrics')).body), 'ledger_mm_ready')).toBe(1);
+    daemon.readiness = () => {
+      throw new Error('state unavailable');
+    };
+    const f = parseExposition((await get('/metrics')).body);
+    expect(valueOf(f, 'ledger_mm_ready')).toBe(0);
+    expect(valueOf(f, 'ledger_mm_metrics_collect_errors_total')).toBe(1);
+    expect((await get('/readyz')).status).toBe(500);
   });
 
   it('refuses to run blind: a taken port rejects the attach and releases the subscription', async () => {

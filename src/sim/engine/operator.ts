@@ -54,6 +54,16 @@ export class Operator {
     this.core.truth.event('operator.key-revoked', { prefix });
   }
 
+  /**
+   * Undoes a revocation: the key (by its public prefix) authenticates again, as an operator does
+   * who revoked the wrong key or has cleared an incident. Only the revocation is undone: an expiry
+   * stays (see {@link setKeyExpiry}). A key that is not revoked is left as it is.
+   */
+  reinstateKey(prefix: string): void {
+    this.core.accounts.key(prefix).revoked = false;
+    this.core.truth.event('operator.key-reinstated', { prefix });
+  }
+
   /** Sets (or clears, with null) the clock time after which a key answers API_KEY_EXPIRED. */
   setKeyExpiry(prefix: string, expiresAt: number | null): void {
     this.core.accounts.key(prefix).expiresAt = expiresAt;

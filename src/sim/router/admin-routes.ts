@@ -49,8 +49,8 @@ function admin(method: 'GET' | 'POST', pattern: string, handle: (ctx: RouteConte
 
 /**
  * The operator's endpoints, served on loopback only (under `/admin` on the base server):
- * account status, keys, wallet movements, preapprovals, stranded-order clearing, faults, and
- * reads of the ground truth.
+ * account status, keys (issue, revoke, reinstate a revoked one, expiry), wallet movements,
+ * preapprovals, stranded-order clearing, faults, and reads of the ground truth.
  */
 export const ADMIN_ROUTES: Route[] = [
   admin('GET', '/truth/orders', (ctx) => ok({ orders: ctx.engine.truth.orders() })),
@@ -139,6 +139,11 @@ export const ADMIN_ROUTES: Route[] = [
     'POST',
     '/keys/:prefix/revoke',
     (ctx) => (ctx.engine.operator.revokeKey(ctx.params['prefix']!), ok({})),
+  ),
+  admin(
+    'POST',
+    '/keys/:prefix/reinstate',
+    (ctx) => (ctx.engine.operator.reinstateKey(ctx.params['prefix']!), ok({})),
   ),
   admin('POST', '/keys/:prefix/expiry', (ctx) => {
     ctx.engine.operator.setKeyExpiry(ctx.params['prefix']!, expiresAt(ctx.body));

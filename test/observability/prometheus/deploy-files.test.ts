@@ -93,6 +93,7 @@ describe.skipIf(!promtool)(
           'LedgerMmEchoRefused',
           'LedgerMmExecutionAlarm',
           'LedgerMmForeignOrders',
+          'LedgerMmNotReady',
           'LedgerMmNotTwoSided',
           'LedgerMmReferenceStale',
           'LedgerMmRiskHalted',
