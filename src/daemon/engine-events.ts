@@ -11,6 +11,7 @@ import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
 import { isRestingState } from './own-orders-view.js';
 import type { PairPosition } from './pnl.js';
 import type { CycleReport } from './quote-cycle.js';
+import { AUTH_CODES } from '../market/market-pollers.js';
 
 /**
  * What the daemon does with the order engine's events, besides passing them on: execution events
@@ -32,14 +33,6 @@ const EXECUTION_TYPES: ReadonlySet<string> = new Set<ExecutionEvent['type']>([
   'unknown-resolved',
   'backoff',
   'retry',
-]);
-
-/** The 401 codes: the API key is missing, unknown, revoked or expired. */
-const AUTH_CODES: ReadonlySet<string> = new Set([
-  'MISSING_API_KEY',
-  'INVALID_API_KEY',
-  'API_KEY_REVOKED',
-  'API_KEY_EXPIRED',
 ]);
 
 const BEFORE_REST: ReadonlySet<OrderState> = new Set(['SUBMITTING', 'SUBMITTED', 'UNKNOWN']);
