@@ -7,6 +7,7 @@ import { paperCommand } from './paper.js';
 import { researchCommand } from './research.js';
 import { runDaemonCommand } from './run.js';
 import { simVenueCommand } from './sim-venue.js';
+import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
 
 /**
@@ -24,4 +25,5 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   ordersCommand,
   cancelAllCommand,
   researchCommand,
+  simulateCommand,
 ]);

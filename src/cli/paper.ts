@@ -121,7 +121,7 @@ function parse(argv: string[]): PaperArgs | { error: string } | 'help' {
  * the first read, made for the venue's ~12 s from submission to OPEN; the fast profile commits
  * in well under a second.
  */
-function simulatorTuning(latency: LatencyProfile): DaemonTuning['engine'] {
+export function simulatorTuning(latency: LatencyProfile): DaemonTuning['engine'] {
   if (latency === 'realistic') return {};
   const confirmBackoff =
     latency === 'fast'

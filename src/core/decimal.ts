@@ -19,11 +19,23 @@ export type Dec = Decimal;
 /** The pattern of a plain decimal string as the venue sends it: optional sign, digits, optional fraction. */
 export const DECIMAL_STRING = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
+/**
+ * Strings parsed lately and their values. Polls parse the same prices and quantities over and
+ * over (book levels, the trades window); a `Dec` is immutable, so one value serves every caller.
+ */
+const parsed = new Map<string, Dec>();
+const PARSED_MAX = 4096;
+
 /** Parses a wire decimal string. Throws on anything that is not a plain decimal. */
 export function dec(value: string | Dec): Dec {
   if (typeof value !== 'string') return value;
+  const known = parsed.get(value);
+  if (known !== undefined) return known;
   if (!DECIMAL_STRING.test(value)) throw new TypeError(`not a decimal string: ${JSON.stringify(value)}`);
-  return new Dec(value);
+  const d = new Dec(value);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(value, d);
+  return d;
 }
 
 /** Renders a decimal for the wire: plain notation, no exponent, trailing zeros removed. */

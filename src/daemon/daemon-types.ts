@@ -9,6 +9,7 @@ import type { Signer } from '../signing/signer.js';
 import type { VenueHooks } from '../venue/exchange.js';
 import type { RetryEvent } from '../venue/retry.js';
 import type { Transport } from '../venue/transport.js';
+import type { planReconcile } from '../strategy/reconciler.js';
 import type { PreflightReport } from './preflight.js';
 import type { CycleReport } from './quote-cycle.js';
 
@@ -29,10 +30,11 @@ export interface DaemonTuning {
   /** Period of the inventory and PnL summary in the log. Default 60 s. */
   readonly summaryMs: number;
   /**
-   * Tuning of the execution layer (pipeline, cancel pool, resolver), e.g. quicker confirmation
-   * reads against a fast simulator. Default: the engine's own, made for the real venue.
+   * Tuning of the execution layer (pipeline, cancel pool, resolver, the eviction of terminal
+   * orders), e.g. quicker confirmation reads against a fast simulator. Default: the engine's own,
+   * made for the real venue.
    */
-  readonly engine: Pick<OrderEngineOptions, 'pipeline' | 'cancelPool' | 'resolver'>;
+  readonly engine: Pick<OrderEngineOptions, 'pipeline' | 'cancelPool' | 'resolver' | 'eviction'>;
 }
 
 /** The tuning in force: `partial` over the defaults (the cycle follows the book polls). */
@@ -79,7 +81,15 @@ export interface DaemonOptions {
   /** Observers of the venue client (metrics): responses, 429s, retries. */
   readonly venueHooks?: VenueHooks & { readonly onRetry?: (e: RetryEvent) => void };
   readonly tuning?: Partial<DaemonTuning>;
+  /**
+   * The reconciler the quote cycle plans with (default `planReconcile`). A seam for the strategy
+   * lab (`ledger-mm simulate --compare` plugs its baselines here); the product never sets it.
+   */
+  readonly reconciler?: ReconcileFn;
 }
+
+/** The signature of the reconciler: desired quotes + own orders → the plan of a cycle. */
+export type ReconcileFn = typeof planReconcile;
 
 /** Options of `Daemon.close`. */
 export interface DaemonCloseOptions {

@@ -14,6 +14,8 @@ import { SimVenue } from '../sim/sim-venue.js';
  * account's party id then carries the key's fingerprint, as a party created from that key does
  * on the ledger, so the daemon's preflight passes).
  *
+ * Its ground-truth logs are bounded ({@link PAPER_TRUTH_LIMIT}): a session may run for days.
+ *
  * The simulated venue starts empty every time, so the paper journal is started afresh too: a
  * journal of a previous session would hold orders this venue never heard of. A store still
  * locked by a live process on this host (another paper session) is left alone and refused.
@@ -31,7 +33,20 @@ export interface PaperVenueOptions {
   readonly port?: number;
   readonly submitPort?: number;
   readonly clock?: Clock;
+  /**
+   * How many entries each ground-truth log of the venue keeps (calls, events, commits, balance
+   * snapshots, trades, reference prices): a paper session runs for days, and those logs would
+   * otherwise grow with every call. Default {@link PAPER_TRUTH_LIMIT}; null keeps everything.
+   */
+  readonly truthLimit?: number | null;
 }
+
+/**
+ * The default bound of each ground-truth log in paper mode: at the fast profile's 2-3 calls a
+ * second (each a call record and two events) about the last 15-30 minutes, in a few MB. The
+ * `/admin/truth/*` reads then show the most recent entries only.
+ */
+export const PAPER_TRUTH_LIMIT = 5_000;
 
 /** A running paper venue. */
 export interface PaperVenue {
@@ -92,6 +107,7 @@ export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue>
     ...(o.seed === undefined ? {} : { seed: o.seed }),
     ...(o.clock === undefined ? {} : { clock: o.clock }),
   });
+  venue.engine.core.truth.bound(o.truthLimit === undefined ? PAPER_TRUTH_LIMIT : o.truthLimit);
   const apiKey = venue.apiKeys.get(account.slug);
   if (apiKey === undefined) {
     await venue.close();

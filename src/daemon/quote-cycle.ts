@@ -55,6 +55,8 @@ export interface QuoteCycleDeps {
   readonly params: () => LiveParams;
   /** False while the daemon is shutting down: nothing new is placed. */
   readonly canPlace: () => boolean;
+  /** The reconciler (default `planReconcile`; the lab plugs its baselines here). */
+  readonly reconciler?: typeof planReconcile;
 }
 
 /** Priority of the risk gate's cancels in the cancel pool (others run at 0). */
@@ -100,7 +102,7 @@ export class QuoteCycle {
     this.d.bookWatch.observe(raw);
     const { snapshot, own, balances, stale } = this.inputs(raw, params);
     const strategy = computeQuotes(snapshot, own, balances, params.strategy);
-    const plan = planReconcile(strategy, own, balances, params.reconcile);
+    const plan = (this.d.reconciler ?? planReconcile)(strategy, own, balances, params.reconcile);
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
     this.riskState ??= initialRiskState(now, params.risk);
     const verdict = evaluate(

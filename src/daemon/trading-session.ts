@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
 import type { BookWatch } from './book-watch.js';
 import { DaemonLoops } from './daemon-loops.js';
-import type { DaemonEvent, DaemonTuning } from './daemon-types.js';
+import type { DaemonEvent, DaemonTuning, ReconcileFn } from './daemon-types.js';
 import type { EngineEvents } from './engine-events.js';
 import type { LiveParams } from './live-params.js';
 import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
@@ -28,6 +28,8 @@ export interface SessionDeps {
   /** False once the daemon is stopping. */
   readonly canPlace: () => boolean;
   readonly emit: (event: DaemonEvent) => void;
+  /** The reconciler variant (the lab's baselines); default `planReconcile`. */
+  readonly reconciler?: ReconcileFn;
 }
 
 /**
@@ -60,6 +62,7 @@ export class TradingSession {
       positions: d.positions,
       params: d.params,
       canPlace: d.canPlace,
+      ...(d.reconciler === undefined ? {} : { reconciler: d.reconciler }),
     });
     engine.subscribe((e) => d.events.onEngineEvent(e));
   }

@@ -1,4 +1,5 @@
 import { timeoutSignal, type Clock } from '../core/clock.js';
+import { Poller } from '../core/poller.js';
 import type { ExecutionConfig, RecoveryConfig } from '../config/schema.js';
 import { journalWriteAhead, openJournal, type Journal } from '../orders/journal/index.js';
 import { OrderRegistry } from '../orders/order-registry.js';
@@ -60,7 +61,32 @@ export interface OrderEngineOptions {
   readonly pipeline?: Partial<PlacementPipelineOptions>;
   readonly cancelPool?: Partial<CancelPoolOptions>;
   readonly resolver?: Partial<UnknownResolverOptions>;
+  /** Forgetting terminal orders (see {@link TerminalEviction}); `false` keeps every order. */
+  readonly eviction?: Partial<TerminalEviction> | false;
 }
+
+/**
+ * The registry forgets terminal orders: every `intervalMs` it drops those last updated more than
+ * `retentionMs` ago, so its size follows the recent order rate instead of growing with every
+ * placement for as long as the process lives. The journal keeps them on disk.
+ *
+ * Nothing needs an evicted order: fills are summed into the inventory as they happen (and
+ * rebuilt from the journal's fills on restart); the orders poller and the resolver only look at
+ * non-terminal orders, and a listed order the registry no longer holds is restored from the
+ * journal (`UnknownOrders`) before anything is concluded; recovery reads the journal; the
+ * cancel pool answers `unknown-order` for a key it cannot find (nothing cancels an order that
+ * ended minutes ago); metrics count terminal states "not yet evicted" and their counters are fed
+ * by transitions, not by the registry's contents.
+ */
+export interface TerminalEviction {
+  /** Period of the sweep, ms. Default 60 s. */
+  readonly intervalMs: number;
+  /** How long a terminal order stays in the registry after its last update, ms. Default 10 min. */
+  readonly retentionMs: number;
+}
+
+/** Defaults of {@link TerminalEviction}. */
+export const DEFAULT_TERMINAL_EVICTION: TerminalEviction = { intervalMs: 60_000, retentionMs: 600_000 };
 
 /** The engine's life: created → recovering → ready → closing → closed (or failed at start). */
 export type EnginePhase = 'created' | 'recovering' | 'ready' | 'closing' | 'closed' | 'failed';
@@ -88,10 +114,16 @@ export class OrderEngine {
   private readyPromise: Promise<RecoveryReport> | null = null;
   private closePromise: Promise<void> | null = null;
   private readonly lifetime = new AbortController(); // aborts a recovery still running at close()
+  private readonly eviction: TerminalEviction | null;
+  private evictedCount = 0;
 
-  /** Throws TypeError when neither `storePath` nor `journal` is given. */
+  /**
+   * Throws TypeError when neither `storePath` nor `journal` is given, RangeError on an eviction
+   * period ≤ 0 or a negative retention.
+   */
   constructor(private readonly o: OrderEngineOptions) {
     if (!o.journal && o.storePath === undefined) throw new TypeError('storePath or journal required');
+    this.eviction = evictionOf(o);
   }
 
   /** created → recovering → ready → closing → closed (or failed). */
@@ -117,6 +149,21 @@ export class OrderEngine {
   /** The orders poller (its `poller` has lastSuccessAt, failures…), or null before start. */
   get ordersPoller(): OrdersPoller | null {
     return this.parts?.poller ?? null;
+  }
+
+  /** Terminal orders forgotten by the registry so far (the journal keeps them). */
+  get evicted(): number {
+    return this.evictedCount;
+  }
+
+  /**
+   * Forgets the terminal orders last updated more than the retention ago (what the periodic sweep
+   * does); returns how many. Throws before {@link start}.
+   */
+  evictTerminal(retentionMs = (this.eviction ?? DEFAULT_TERMINAL_EVICTION).retentionMs): number {
+    const n = this.must().registry.evictTerminal(this.o.clock.now() - retentionMs);
+    this.evictedCount += n;
+    return n;
   }
 
   /** Registers an observer of every {@link EngineEvent}; returns its unsubscribe. Must not throw. */
@@ -187,7 +234,9 @@ export class OrderEngine {
     let journal: Journal<TrackedOrder> | undefined = o.journal;
     try {
       journal ??= openJournal<TrackedOrder>({ path: o.storePath!, clock: o.clock });
-      const parts = buildParts(o, journal, (e) => this.emit(e));
+      const evict =
+        this.eviction === null ? null : { every: this.eviction.intervalMs, run: () => this.evictTerminal() };
+      const parts = buildParts(o, journal, (e) => this.emit(e), evict);
       this.parts = parts;
       parts.tracker.attach();
       const report = await recover({
@@ -203,7 +252,10 @@ export class OrderEngine {
       });
       this.emit({ type: 'recovered', report });
       void Promise.all(parts.resolver.trackAll()); // SUBMITTED/UNKNOWN: settled by reads
-      if (this.closePromise === null) parts.poller.start();
+      if (this.closePromise === null) {
+        parts.poller.start();
+        parts.evictor?.start();
+      }
       this.setPhase(this.closePromise === null ? 'ready' : 'closing');
       return report;
     } catch (err) {
@@ -234,8 +286,23 @@ export class OrderEngine {
   }
 }
 
+/** The eviction in force, or null when disabled. Throws RangeError on a bad figure. */
+function evictionOf(o: OrderEngineOptions): TerminalEviction | null {
+  if (o.eviction === false) return null;
+  const e = { ...DEFAULT_TERMINAL_EVICTION, ...o.eviction };
+  if (!(e.intervalMs > 0) || !(e.retentionMs >= 0)) {
+    throw new RangeError('eviction: intervalMs must be > 0 and retentionMs ≥ 0');
+  }
+  return e;
+}
+
 /** Builds the engine's parts around an open journal (no IO). */
-function buildParts(o: OrderEngineOptions, journal: Journal<TrackedOrder>, emit: (e: EngineEvent) => void) {
+function buildParts(
+  o: OrderEngineOptions,
+  journal: Journal<TrackedOrder>,
+  emit: (e: EngineEvent) => void,
+  evict: { readonly every: number; readonly run: () => void } | null,
+) {
   const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
   const inventory = Inventory.fromFills(
     journal.fills().map((f) => ({ pair: f.pair, side: f.side, price: f.price, quantity: f.delta })),
@@ -269,7 +336,17 @@ function buildParts(o: OrderEngineOptions, journal: Journal<TrackedOrder>, emit:
     onError: (error) => emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() }),
   });
   const tracker = new FillTracker(registry, inventory, emit);
-  const loops = { resolver, cancelPool, pipeline, poller };
+  const evictor =
+    evict === null
+      ? null
+      : new Poller({
+          name: 'evict-terminal',
+          clock,
+          intervalMs: evict.every,
+          initialDelayMs: evict.every,
+          task: async () => evict.run(),
+        });
+  const loops = { resolver, cancelPool, pipeline, poller, evictor };
   return { journal, registry, inventory, tracker, ignored, unknown, ...loops };
 }
 
@@ -287,6 +364,7 @@ async function closeEngine(p: EngineParts, options: CloseOptions, clock: Clock):
       }
     }
     await p.poller.close();
+    await p.evictor?.close();
     await p.resolver.close();
     await p.cancelPool.close({ drainMs });
   } finally {

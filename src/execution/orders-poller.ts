@@ -242,7 +242,7 @@ export class OrdersPoller {
     const { registry, clock } = this.o;
     // "Vanished" candidates are fixed before the list: an order committing after it is not missing.
     const candidates = registry
-      .all()
+      .active() // every committed state is non-terminal
       .filter((t) => t.orderId !== null && COMMITTED_STATES.includes(t.state))
       .map((t) => t.key);
     const listed = await listOpenOrders(this.o.client, signal, this.o.maxPages);

@@ -10,7 +10,7 @@ import type {
   TradeView,
 } from './market-snapshot.js';
 import { appendMid, midPrice, type MidHistoryLimits } from './mid-history.js';
-import { mergeTrades } from './trade-window.js';
+import { mergeTrades, tradeIds } from './trade-window.js';
 import {
   toAccountView,
   toBalancesView,
@@ -150,7 +150,10 @@ export class MarketState {
     if (slot === undefined) return 0;
     this.successes.set(`trades:${pair}`, at);
     const views: TradeView[] = [];
+    // A trade already in the window parsed before and is dropped by the merge: skip parsing it.
+    const known = tradeIds(slot.trades);
     for (const t of trades) {
+      if (known.has(t.tradeId)) continue;
       const v = toTradeView(t);
       if (v === null) this.counters.tradesUnparseable += 1;
       else views.push(v);

@@ -34,8 +34,15 @@ export function appendMid(
   const cutoff = sample.at - limits.keepMs;
   let start = 0;
   while (start < history.length && history[start]!.at < cutoff) start += 1;
-  const kept = history.slice(start);
-  kept.push(Object.freeze({ at: sample.at, price: sample.price }));
-  const excess = kept.length - limits.maxSamples;
-  return Object.freeze(excess > 0 ? kept.slice(excess) : kept);
+  // Keep at most maxSamples, the new one included (the oldest go first).
+  if (limits.maxSamples <= 0) return Object.freeze([]);
+  start = Math.max(start, history.length + 1 - limits.maxSamples);
+  // Copied element by element into a preallocated array: a `slice` of a frozen array is several
+  // times slower to freeze again, and this runs on every book poll with hundreds of samples.
+  const kept: MidSample[] = new Array<MidSample>(Math.max(0, history.length - start) + 1);
+  let n = 0;
+  for (let i = Math.max(0, start); i < history.length; i++) kept[n++] = history[i]!;
+  kept[n++] = Object.freeze({ at: sample.at, price: sample.price });
+  kept.length = n;
+  return Object.freeze(kept);
 }

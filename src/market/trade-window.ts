@@ -20,11 +20,12 @@ export function mergeTrades(
   incoming: readonly TradeView[],
   keep: number,
 ): TradeMerge {
-  const known = new Set(window.map((t) => t.tradeId));
+  const known = tradeIds(window);
+  const seen = new Set<string>();
   const fresh: TradeView[] = [];
   for (const t of incoming) {
-    if (known.has(t.tradeId)) continue;
-    known.add(t.tradeId);
+    if (known.has(t.tradeId) || seen.has(t.tradeId)) continue;
+    seen.add(t.tradeId);
     fresh.push(t);
   }
   if (fresh.length === 0 && window.length <= keep) return { trades: window, added: 0 };
@@ -33,4 +34,17 @@ export function mergeTrades(
   const freshIds = new Set(fresh.map((t) => t.tradeId));
   const added = merged.reduce((n, t) => (freshIds.has(t.tradeId) ? n + 1 : n), 0);
   return { trades: Object.freeze(merged), added };
+}
+
+/** The tradeIds of each window, built once per window (a window is never changed, only replaced). */
+const idsByWindow = new WeakMap<readonly TradeView[], ReadonlySet<string>>();
+
+/** The tradeIds in `window`. Every poll checks its trades against them; most are known already. */
+export function tradeIds(window: readonly TradeView[]): ReadonlySet<string> {
+  let ids = idsByWindow.get(window);
+  if (ids === undefined) {
+    ids = new Set(window.map((t) => t.tradeId));
+    idsByWindow.set(window, ids);
+  }
+  return ids;
 }

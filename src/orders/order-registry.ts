@@ -101,6 +101,11 @@ export interface SlotViolation {
  */
 export class OrderRegistry {
   private readonly orders = new Map<string, TrackedOrder>();
+  /**
+   * The non-terminal orders, in the order of {@link orders}: what the quote cycle and the pollers
+   * read several times a second, while terminal orders pile up for as long as they are kept.
+   */
+  private readonly activeOrders = new Map<string, TrackedOrder>();
   private readonly byOrderIdIndex = new Map<string, string>();
   private readonly byClientOrderIdIndex = new Map<string, string>();
   private readonly byContractIdIndex = new Map<string, string>();
@@ -211,7 +216,7 @@ export class OrderRegistry {
 
   /** Non-terminal orders matching `filter`. */
   active(filter: OrderFilter = {}): TrackedOrder[] {
-    return this.all(filter).filter((o) => !isTerminal(o.state));
+    return [...this.activeOrders.values()].filter((o) => matches(o, filter));
   }
 
   /** Orders that may be on the book (UNKNOWN and STRANDED included) matching `filter`. */
@@ -288,7 +293,9 @@ export class OrderRegistry {
   }
 
   private store(order: TrackedOrder): void {
+    const known = this.orders.has(order.key);
     this.orders.set(order.key, order);
+    this.storeActive(order, known);
     // Indexes only grow: an old orderId or contractId still resolves to its order.
     for (const [index, id] of idsOf(order)) this.indexMap(index).set(id, order.key);
     if (order.slot === null) return;
@@ -300,6 +307,19 @@ export class OrderRegistry {
     }
     if (keys === undefined) this.slots.set(order.slot, (keys = new Set()));
     keys.add(order.key);
+  }
+
+  /** Keeps {@link activeOrders} in step with {@link orders} (same order of iteration). */
+  private storeActive(order: TrackedOrder, known: boolean): void {
+    if (isTerminal(order.state)) {
+      this.activeOrders.delete(order.key);
+    } else if (this.activeOrders.has(order.key) || !known) {
+      this.activeOrders.set(order.key, order); // in place, or appended like a new key of `orders`
+    } else {
+      // A terminal order made active again (only `restore` can): rebuild to keep the order.
+      this.activeOrders.clear();
+      for (const o of this.orders.values()) if (!isTerminal(o.state)) this.activeOrders.set(o.key, o);
+    }
   }
 
   private notify(record: TransitionRecord): void {

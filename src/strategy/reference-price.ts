@@ -21,8 +21,16 @@ export interface ReferencePrice {
 export type ReferenceResult =
   { readonly ok: true; readonly ref: ReferencePrice } | { readonly ok: false; readonly reason: string };
 
+/** Level keys of the prices seen lately (polls hand the same `Dec` objects back, see `dec`). */
+const keys = new WeakMap<Dec, string>();
+
 function levelKey(price: Dec): string {
-  return price.toFixed();
+  let key = keys.get(price);
+  if (key === undefined) {
+    key = price.toFixed();
+    keys.set(price, key);
+  }
+  return key;
 }
 
 function subtract(levels: readonly Level[], own: ReadonlyMap<string, Dec>): Level[] {
@@ -45,6 +53,23 @@ function subtract(levels: readonly Level[], own: ReadonlyMap<string, Dec>): Leve
  * subtracting would let the strategy quote off its own orders.
  */
 export function bookWithoutOwn(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
+  // A pass asks twice per pair with the same inputs (reference, then no-cross limits): reuse the
+  // last answer. Pure inputs (readonly by contract), so the same objects give the same book.
+  const last = lastOwnless;
+  if (last !== null && last.book === book && last.own === own && last.pair === pair) return last.result;
+  const result = computeOwnless(book, own, pair);
+  lastOwnless = { book, own, pair, result };
+  return result;
+}
+
+let lastOwnless: {
+  readonly book: BookView;
+  readonly own: readonly OwnOrderView[];
+  readonly pair: string;
+  readonly result: OwnlessBook;
+} | null = null;
+
+function computeOwnless(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
   const bids = new Map<string, Dec>();
   const asks = new Map<string, Dec>();
   for (const o of own) {

@@ -41,6 +41,11 @@ export function protocolError(
 
 type Json = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** True for an object whose `ok` is `false` (what {@link FailureMarker} requires, among others). */
+function hasOkFalse(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
+}
+
 function parseJson(text: string): Json {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -155,7 +160,8 @@ export function decodeData<S extends z.ZodType>(
   if (resp.truncated) throw protocolError(endpoint, resp, 'body truncated');
   const json = parseJson(resp.body);
   if (!json.ok) throw protocolError(endpoint, resp, 'body is not JSON', json.error);
-  if (FailureMarker.safeParse(json.value).success) {
+  // The marker needs `ok: false`; checking that first spares every success a failed parse.
+  if (hasOkFalse(json.value) && FailureMarker.safeParse(json.value).success) {
     throw (
       venueError(endpoint, resp.status, json.value) ?? protocolError(endpoint, resp, 'malformed error body')
     );
@@ -178,7 +184,8 @@ export function decodeSubmit(endpoint: string, resp: TransportResponse): void {
   if (resp.body.trim() === '') return;
   const json = parseJson(resp.body);
   if (!json.ok) throw protocolError(endpoint, resp, 'body is neither empty nor JSON', json.error);
-  if (FailureMarker.safeParse(json.value).success) {
+  // The marker needs `ok: false`; checking that first spares every success a failed parse.
+  if (hasOkFalse(json.value) && FailureMarker.safeParse(json.value).success) {
     throw (
       venueError(endpoint, resp.status, json.value) ?? protocolError(endpoint, resp, 'malformed error body')
     );

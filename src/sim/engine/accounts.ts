@@ -204,6 +204,16 @@ export class AccountRegistry {
   }
 }
 
+/** Hashes of the secrets presented lately: every request of a client presents the same one. */
+const secretHashes = new Map<string, Buffer>();
+const SECRET_CACHE_SIZE = 64;
+
 function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  let hash = secretHashes.get(secret);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(secret).digest();
+    if (secretHashes.size >= SECRET_CACHE_SIZE) secretHashes.clear();
+    secretHashes.set(secret, hash);
+  }
+  return hash;
 }

@@ -68,9 +68,12 @@ export class BookProjection {
   }
 
   private capture(book: PairBook, at: number): ProjectedBook {
+    // An unchanged book (same version) has the same levels: reuse them, they are never mutated.
+    const prev = this.pairs.get(book.pair)?.snap;
+    const same = prev !== undefined && prev.sequence === book.version;
     return {
-      bids: book.levels('BUY'),
-      asks: book.levels('SELL'),
+      bids: same ? prev.bids : book.levels('BUY'),
+      asks: same ? prev.asks : book.levels('SELL'),
       sequence: book.version,
       updateId: this.ledgerOffset(),
       refreshedAt: at,

@@ -166,7 +166,12 @@ export interface OrderTruth {
   fills: FillTruth[];
 }
 
-/** Append-only recorder; the engine writes, tests and the admin endpoints read. */
+/**
+ * Append-only recorder; the engine writes, tests and the admin endpoints read.
+ *
+ * Unbounded by default: tests and simulations read whole runs. A venue that runs for days (paper
+ * trading) calls {@link GroundTruth.bound}: each log then keeps its most recent entries only.
+ */
 export class GroundTruth {
   private seq = 0;
   private callSeq = 0;
@@ -176,14 +181,50 @@ export class GroundTruth {
   private readonly balanceLog: BalanceSnapshot[] = [];
   private readonly tradeLog: TradeTruth[] = [];
   private readonly references = new Map<string, { at: number; price: string }[]>();
+  private maxEntries: number | null = null;
 
   constructor(private readonly now: () => number) {}
+
+  /**
+   * Keeps only the most recent `maxEntries` of each log (events, calls, commits, balance
+   * snapshots, trades, and each pair's reference prices), dropping the oldest as new ones come
+   * (a log may briefly hold up to an eighth more before it is trimmed); `null` keeps everything
+   * again. Sequence numbers and call ids go on counting. The venue's own state (orders, books,
+   * balances) is not a log and is never trimmed.
+   */
+  bound(maxEntries: number | null): void {
+    if (maxEntries !== null && !(Number.isInteger(maxEntries) && maxEntries > 0)) {
+      throw new RangeError('maxEntries must be a positive integer or null');
+    }
+    this.maxEntries = maxEntries;
+    for (const log of [this.eventLog, this.callLog, this.commitLog, this.balanceLog, this.tradeLog]) {
+      this.trim(log, 0);
+    }
+    for (const series of this.references.values()) this.trim(series, 0);
+  }
+
+  /** The bound set by {@link bound}, or null (everything kept). */
+  get limit(): number | null {
+    return this.maxEntries;
+  }
 
   /** Appends to the event log and returns the entry. */
   event(type: string, fields: Record<string, unknown> = {}): TruthEvent {
     const e: TruthEvent = { seq: ++this.seq, at: this.now(), type, ...fields };
-    this.eventLog.push(e);
+    this.append(this.eventLog, e);
     return e;
+  }
+
+  /** Pushes onto a log, trimming it when bounded (in batches: amortised O(1)). */
+  private append<T>(log: T[], entry: T): void {
+    log.push(entry);
+    if (this.maxEntries !== null) this.trim(log, Math.max(1, Math.floor(this.maxEntries / 8)));
+  }
+
+  private trim(log: unknown[], slack: number): void {
+    if (this.maxEntries !== null && log.length > this.maxEntries + slack) {
+      log.splice(0, log.length - this.maxEntries);
+    }
   }
 
   /** Opens a call record (filled in by the router and the engine as the call proceeds). */
@@ -201,7 +242,7 @@ export class GroundTruth {
       latencyMs: 0,
       clientAborted: false,
     };
-    this.callLog.push(rec);
+    this.append(this.callLog, rec);
     this.event('call.start', { callId: rec.id, endpoint: rec.endpoint, method: rec.method, path: rec.path });
     return rec;
   }
@@ -225,7 +266,7 @@ export class GroundTruth {
 
   commit(rec: Omit<CommitRecord, 'seq' | 'at'>): void {
     const e = this.event(rec.ok ? 'commit' : 'commit.failed', { ...rec });
-    this.commitLog.push({ seq: e.seq, at: e.at, ...rec });
+    this.append(this.commitLog, { seq: e.seq, at: e.at, ...rec });
   }
 
   balances(
@@ -234,11 +275,11 @@ export class GroundTruth {
     reason: string,
     balances: BalanceSnapshot['balances'],
   ): void {
-    this.balanceLog.push({ seq: ++this.seq, at: this.now(), partyId, accountSlug, reason, balances });
+    this.append(this.balanceLog, { seq: ++this.seq, at: this.now(), partyId, accountSlug, reason, balances });
   }
 
   trade(t: TradeTruth): void {
-    this.tradeLog.push(t);
+    this.append(this.tradeLog, t);
     if (t.maker.partyId !== null || t.taker.partyId !== null) {
       this.event('trade', { ...t, maker: { ...t.maker }, taker: { ...t.taker } });
     }
@@ -247,7 +288,7 @@ export class GroundTruth {
   reference(pair: string, price: string): void {
     let series = this.references.get(pair);
     if (!series) this.references.set(pair, (series = []));
-    series.push({ at: this.now(), price });
+    this.append(series, { at: this.now(), price });
   }
 
   /** The whole event log, in order. */

@@ -147,6 +147,10 @@ export class OrderStore {
   private readonly byContract = new Map<string, string>();
   /** `${partyId}\n${clientOrderId}` → the latest order id with that clientOrderId. */
   private readonly byClientId = new Map<string, string>();
+  /** partyId → its orders, oldest first (GET /orders reads one party's orders every poll). */
+  private readonly byParty = new Map<string, OrderRecord[]>();
+  /** partyId → its orders not seen in a final status yet, oldest first (see {@link notEnded}). */
+  private readonly unended = new Map<string, Set<OrderRecord>>();
 
   /** Creates the record of a freshly prepared order. */
   create(
@@ -182,6 +186,12 @@ export class OrderStore {
       fills: [],
     };
     this.byId.set(o.orderId, o);
+    const mine = this.byParty.get(o.partyId);
+    if (mine === undefined) this.byParty.set(o.partyId, [o]);
+    else mine.push(o);
+    const open = this.unended.get(o.partyId);
+    if (open === undefined) this.unended.set(o.partyId, new Set([o]));
+    else open.add(o);
     if (o.clientOrderId !== null) this.byClientId.set(clientKey(o.partyId, o.clientOrderId), o.orderId);
     transition(o, o.createdAt, 'prepared', null);
     return o;
@@ -217,9 +227,27 @@ export class OrderStore {
 
   /** Orders of a party, oldest first. */
   ofParty(partyId: string): OrderRecord[] {
-    return this.all().filter((o) => o.partyId === partyId);
+    return [...(this.byParty.get(partyId) ?? [])];
+  }
+
+  /**
+   * Orders of a party that have not ended (no final status: FILLED, CANCELLED, EXPIRED,
+   * REJECTED), oldest first: every order that can still rest. A final status is never left, so
+   * ended orders are dropped from the index as they are met.
+   */
+  notEnded(partyId: string): OrderRecord[] {
+    const open = this.unended.get(partyId);
+    if (open === undefined) return [];
+    const out: OrderRecord[] = [];
+    for (const o of open) {
+      if (o.status !== null && FINAL.has(o.status)) open.delete(o);
+      else out.push(o);
+    }
+    return out;
   }
 }
+
+const FINAL: ReadonlySet<string> = new Set(['FILLED', 'CANCELLED', 'EXPIRED', 'REJECTED']);
 
 function clientKey(partyId: string, clientOrderId: string): string {
   return `${partyId}\n${clientOrderId}`;

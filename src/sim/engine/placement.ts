@@ -124,7 +124,7 @@ export function prepareOrder(core: EngineCore, account: Account, body: unknown):
   }
   if (account.maxOpenOrders !== null) {
     const open =
-      core.orders.ofParty(account.partyId).filter(isRestingOrder).length +
+      core.orders.notEnded(account.partyId).filter(isRestingOrder).length +
       core.commands.awaitingPlacements(account.partyId).length;
     if (open >= account.maxOpenOrders) {
       throw new SimError(429, 'MAX_OPEN_ORDERS', `At the open-order cap of ${account.maxOpenOrders}`, {

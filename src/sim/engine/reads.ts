@@ -111,8 +111,8 @@ export function ordersView(
     if (!m) throw validationError('Invalid cursor');
     before = Number(m[1]);
   }
-  const matches = core.orders
-    .ofParty(a.partyId)
+  // Only orders that have not ended can rest: the default OPEN listing skips the history.
+  const matches = (status === 'OPEN' ? core.orders.notEnded(a.partyId) : core.orders.ofParty(a.partyId))
     .filter(
       (o) =>
         o.submitted &&

@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { type KeyObject, createPublicKey, verify } from 'node:crypto';
 
 /** The DER prefix of an Ed25519 SubjectPublicKeyInfo; the raw 32-byte key follows it. */
 export const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -30,11 +30,25 @@ export function rawToSpki(raw: Uint8Array): Buffer {
 export function verifyEd25519(publicKeyRaw: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (signature.length !== 64) return false;
   try {
-    const key = createPublicKey({ key: rawToSpki(publicKeyRaw), format: 'der', type: 'spki' });
-    return verify(null, message, key, signature);
+    return verify(null, message, publicKeyObject(publicKeyRaw), signature);
   } catch {
     return false;
   }
+}
+
+/** Key objects of the raw keys seen lately (a party submits with the same key every time). */
+const keyObjects = new Map<string, KeyObject>();
+const KEY_CACHE_SIZE = 64;
+
+function publicKeyObject(raw: Uint8Array): KeyObject {
+  const id = Buffer.from(raw).toString('base64');
+  let key = keyObjects.get(id);
+  if (key === undefined) {
+    key = createPublicKey({ key: rawToSpki(raw), format: 'der', type: 'spki' });
+    if (keyObjects.size >= KEY_CACHE_SIZE) keyObjects.clear();
+    keyObjects.set(id, key);
+  }
+  return key;
 }
 
 /** Strict base64 decode: null for text that is not base64. */

@@ -1,6 +1,6 @@
 import { Dec } from '../../../src/core/decimal.js';
 import type { OrderTruth, TradeTruth } from '../../../src/sim/engine/ground-truth.js';
-import type { PlacementSpan } from '../../../src/sim/engine/ground-truth-view.js';
+import { intersect, measure as clip, union, type Interval } from '../../../src/lab/simulate/intervals.js';
 import { liveInterval } from '../../execution/support/ground-truth.js';
 
 /**
@@ -8,39 +8,6 @@ import { liveInterval } from '../../execution/support/ground-truth.js';
  * believes): how long each pair was quoted on both sides, how many orders of a quote slot were on
  * the book at once, and the party's position over time.
  */
-
-type Interval = { start: number; end: number };
-
-function union(intervals: Interval[]): Interval[] {
-  const sorted = [...intervals].sort((a, b) => a.start - b.start);
-  const out: Interval[] = [];
-  for (const i of sorted) {
-    const last = out[out.length - 1];
-    if (last !== undefined && i.start <= last.end) last.end = Math.max(last.end, i.end);
-    else out.push({ ...i });
-  }
-  return out;
-}
-
-function intersect(a: Interval[], b: Interval[]): Interval[] {
-  const out: Interval[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const s = Math.max(a[i]!.start, b[j]!.start);
-    const e = Math.min(a[i]!.end, b[j]!.end);
-    if (s < e) out.push({ start: s, end: e });
-    if (a[i]!.end < b[j]!.end) i++;
-    else j++;
-  }
-  return out;
-}
-
-function clip(list: Interval[], from: number, to: number): number {
-  let sum = 0;
-  for (const i of list) sum += Math.max(0, Math.min(i.end, to) - Math.max(i.start, from));
-  return sum;
-}
 
 /** Both sides of `pair` on the book, from the first moment both were until `to`. */
 export interface TwoSided {
@@ -127,17 +94,4 @@ export function positionRange(
  * before signing: the venue keeps it "pending" until it expires) awaits nothing on the ledger, so
  * it only counts as the later one of a pair. `submitted` holds the orderIds that were submitted.
  */
-export function overlappingPlacements(
-  spans: readonly PlacementSpan[],
-  submitted: ReadonlySet<string>,
-): [PlacementSpan, PlacementSpan][] {
-  const out: [PlacementSpan, PlacementSpan][] = [];
-  for (const a of spans) {
-    if (!submitted.has(a.orderId)) continue;
-    const end = a.settledAt ?? Infinity;
-    for (const b of spans) {
-      if (b !== a && b.preparedAt > a.preparedAt && b.preparedAt < end) out.push([a, b]);
-    }
-  }
-  return out;
-}
+export { overlappingPlacements } from '../../../src/lab/simulate/invariants.js';

@@ -2,17 +2,10 @@ import { expect } from 'vitest';
 import type { OrderRegistry } from '../../../src/orders/order-registry.js';
 import type { CallRecord, OrderTruth } from '../../../src/sim/engine/ground-truth.js';
 import type { SimVenue } from '../../../src/sim/sim-venue.js';
-
-const RESTING = new Set(['OPEN', 'PARTIALLY_FILLED']);
-const DONE = new Set(['FILLED', 'CANCELLED', 'EXPIRED', 'REJECTED']);
+import { liveInterval, maxConcurrent } from '../../../src/lab/simulate/intervals.js';
 
 /** When an order was on the book, from the venue's own history: [first resting, first end). */
-export function liveInterval(o: OrderTruth): { start: number; end: number } | null {
-  const start = o.history.find((h) => h.status !== null && RESTING.has(h.status))?.at;
-  if (start === undefined) return null;
-  const end = o.history.find((h) => h.at >= start && h.status !== null && DONE.has(h.status))?.at ?? Infinity;
-  return { start, end };
-}
+export { liveInterval };
 
 /** The party's orders in the ground truth. */
 export function partyOrders(venue: SimVenue, partyId: string): OrderTruth[] {
@@ -61,20 +54,7 @@ export function callsOf(venue: SimVenue, endpoint: CallRecord['endpoint'], party
     .filter((c) => c.endpoint === endpoint && (partyId === undefined || c.partyId === partyId));
 }
 
-/** The most calls of `calls` that were open at the same instant. */
+/** The most calls of `calls` that were open at the same instant (touching calls do not overlap). */
 export function maxOverlap(calls: readonly CallRecord[]): number {
-  const edges: [number, number][] = [];
-  for (const c of calls) {
-    edges.push([c.startedAt, +1]);
-    edges.push([c.endedAt ?? Infinity, -1]);
-  }
-  // Ends before starts at the same instant: touching calls do not overlap.
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let open = 0;
-  let max = 0;
-  for (const [, d] of edges) {
-    open += d;
-    max = Math.max(max, open);
-  }
-  return max;
+  return maxConcurrent(calls.map((c) => ({ start: c.startedAt, end: c.endedAt ?? Infinity })));
 }

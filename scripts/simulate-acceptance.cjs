@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/*
+ * The acceptance check of `ledger-mm simulate` (issue "Strategy lab and benchmarks", part 1): on
+ * the default paper config (config/paper.json) with realistic latencies over 24 simulated hours,
+ * the daemon must quote two-sided at least 95 % of the time, at least 1.5× the cancel-then-replace
+ * baseline on the same seed, with zero invariant breaks. Both runs go in worker threads at once.
+ * A script, not a test: the two runs take minutes, more than CI's budget for one test.
+ *
+ *   npm run build && node scripts/simulate-acceptance.cjs [hours] [seed]
+ *
+ * Prints the figures table and each target; exits 0 when every target holds, 1 otherwise.
+ * CommonJS on purpose: it only loads the compiled ESM modules (see scripts/bench-metrics.cjs).
+ */
+'use strict';
+
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+
+const hours = Number(process.argv[2] ?? 24);
+const seed = process.argv[3] ?? '1';
+if (!(hours > 0)) {
+  console.error('usage: node scripts/simulate-acceptance.cjs [hours > 0] [seed]');
+  process.exit(2);
+}
+
+async function main() {
+  const dist = path.join(__dirname, '..', 'dist', 'lab', 'simulate');
+  const load = (name) => import(pathToFileURL(path.join(dist, name)).href);
+  const { simulate, writeReport } = await load('simulate.js');
+  const { formatSummary } = await load('summary-table.js');
+  const started = Date.now();
+  const report = await simulate({
+    input: {
+      hours,
+      seed: /^\d+$/.test(seed) ? Number(seed) : seed,
+      latency: 'realistic',
+      configFiles: [],
+      market: null,
+      cwd: process.cwd(),
+      env: process.env,
+    },
+    compare: true,
+    baselines: ['cancel-then-replace'],
+    progress: { write: (t) => process.stderr.write(t), tty: process.stderr.isTTY === true },
+  });
+  const files = writeReport(report, path.join(process.cwd(), 'var', 'simulate-acceptance'));
+  process.stdout.write(formatSummary(report));
+  process.stdout.write(`\nwrote ${files.json}; wall time ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return report.checks.every((c) => c.ok) ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,197 @@
+/**
+ * `ledger-mm simulate`: the unchanged daemon against the simulated venue in one process, on a
+ * fake clock, for hours of simulated time in seconds; figures from the venue's ground truth, a
+ * report (`report.json`, self-contained `report.html`) and, with `--compare`, the baselines.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, formatConfigError } from '../config/errors.js';
+import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
+import { formatSummary } from '../lab/simulate/summary-table.js';
+import { withoutSeries } from '../lab/simulate/report.js';
+import type * as SimulateModuleNs from '../lab/simulate/simulate.js';
+import { scrubText } from '../logging/redact.js';
+import { EXIT, type Command, type CommandIo } from './command.js';
+
+const DEFAULT_HOURS = 24;
+const MAX_HOURS = 24 * 31;
+const DEFAULT_SEED = 1;
+const DEFAULT_OUT = 'var/simulate';
+
+const USAGE = `Usage: ledger-mm simulate [options]
+
+Runs the daemon (strategy, reconciler, pipeline, pollers, risk gate: unchanged) against the
+simulated venue in one process on a fake clock, for hours of simulated time. Every figure comes
+from the venue's ground truth: two-sided uptime, time to the first two-sided quote, requote
+latency, pipeline utilisation, placements and cancels per hour, abandoned and expired prepares,
+fills, volume, quoted spread, spread captured, inventory, PnL and drawdown, invariant breaks.
+It states the venue's own limit for the run's latencies and the daemon's share of it.
+
+Writes DIR/report.json and DIR/report.html (one self-contained page with inline SVG charts) and
+prints a summary. The same seed and config give the same report.json.
+
+Options:
+      --hours H          Simulated hours, > 0 and up to ${MAX_HOURS} (default ${DEFAULT_HOURS}).
+  -s, --seed S           Seed of the simulated venue and market: an integer or any string
+                         (default ${DEFAULT_SEED}).
+  -c, --config FILE      A daemon config file layered over the package's config/paper.json.
+                         Repeatable.
+      --latency PROFILE  realistic (default: the venue's own figures, about 45 s per placement)
+                         or fast (all latencies × 0.05).
+      --market FILE      The simulated venue: a sim config file, or only its "market" section
+                         (default: the package's config/sim.json).
+      --out DIR          Where the report goes (default ${DEFAULT_OUT}).
+      --compare          Also run the baselines on the same seed and market, and print each
+                         figure beside the daemon's with its ratio: cancel-then-replace (cancel
+                         all, wait, place all again) and no-tolerance (priceToleranceBps 0).
+      --json             Print the report (without its chart series) as JSON instead of tables.
+  -h, --help             Show this help.
+
+Progress goes to stderr (a bar on a terminal, a line per tenth otherwise).
+
+Exit codes: 0 done; 1 an invariant was broken (duplicate live orders, overlapping placements) or
+the simulation failed; 2 bad usage or invalid configuration.
+`;
+
+/** The parsed command line. */
+interface SimulateArgs {
+  readonly hours: number;
+  readonly seed: number | string;
+  readonly configFiles: string[];
+  readonly latency: SimLatency;
+  readonly market: string | null;
+  readonly out: string;
+  readonly compare: boolean;
+  readonly json: boolean;
+}
+
+/** Seams of {@link runSimulate} (tests). */
+export interface SimulateSeams {
+  /** Whether stderr is a terminal (default `process.stderr.isTTY`). */
+  readonly stderrIsTTY?: boolean;
+  /** Run strategies in worker threads when possible (default true). */
+  readonly workers?: boolean;
+}
+
+function parseSeed(text: string): number | string {
+  if (/^\d{1,10}$/.test(text) && Number(text) <= 0xffffffff) return Number(text);
+  return text;
+}
+
+function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
+  let v: Record<string, string | string[] | boolean | undefined>;
+  try {
+    ({ values: v } = parseArgs({
+      args: argv,
+      options: {
+        hours: { type: 'string' },
+        seed: { type: 'string', short: 's' },
+        config: { type: 'string', short: 'c', multiple: true },
+        latency: { type: 'string' },
+        market: { type: 'string' },
+        out: { type: 'string' },
+        compare: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return { error: scrubText(err instanceof Error ? err.message : String(err)) };
+  }
+  if (v['help'] === true) return 'help';
+  const hoursText = (v['hours'] as string | undefined) ?? String(DEFAULT_HOURS);
+  const hours = /^(\d+\.?\d*|\.\d+)$/.test(hoursText) ? Number(hoursText) : NaN;
+  if (!(hours > 0 && hours <= MAX_HOURS))
+    return { error: `--hours must be a number in (0, ${MAX_HOURS}], got "${hoursText}"` };
+  const latency = (v['latency'] as string | undefined) ?? 'realistic';
+  if (!(SIM_LATENCIES as readonly string[]).includes(latency)) {
+    return { error: `--latency must be one of ${SIM_LATENCIES.join(', ')}` };
+  }
+  const seed = v['seed'] as string | undefined;
+  if (seed === '') return { error: '--seed must not be empty' };
+  return {
+    hours,
+    seed: seed === undefined ? DEFAULT_SEED : parseSeed(seed),
+    configFiles: (v['config'] as string[] | undefined) ?? [],
+    latency: latency as SimLatency,
+    market: (v['market'] as string | undefined) ?? null,
+    out: (v['out'] as string | undefined) ?? DEFAULT_OUT,
+    compare: v['compare'] === true,
+    json: v['json'] === true,
+  };
+}
+
+type SimulateModule = typeof SimulateModuleNs;
+
+/**
+ * The simulation modules, loaded on demand: they drive the daemon with @sinonjs/fake-timers, and
+ * every other command must start without it. A string says why they cannot load.
+ */
+async function loadLab(): Promise<SimulateModule | string> {
+  try {
+    return await import('../lab/simulate/simulate.js');
+  } catch (err) {
+    const missing =
+      (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(err).includes('fake-timers');
+    if (!missing) throw err;
+    return 'this installation lacks @sinonjs/fake-timers, which simulations run on (install the package with its dependencies)';
+  }
+}
+
+/** The command's body, with its seams. */
+export async function runSimulate(argv: string[], io: CommandIo, seams: SimulateSeams = {}): Promise<number> {
+  const args = parse(argv);
+  if (args === 'help') {
+    io.stdout(USAGE);
+    return EXIT.OK;
+  }
+  if ('error' in args) {
+    io.stderr(`ledger-mm simulate: ${args.error}\n\n${USAGE}`);
+    return EXIT.USAGE;
+  }
+  const lab = await loadLab();
+  if (typeof lab === 'string') {
+    io.stderr(`ledger-mm simulate: ${lab}\n`);
+    return EXIT.FAILED;
+  }
+  const started = performance.now();
+  let report;
+  try {
+    report = await lab.simulate({
+      input: { ...args, cwd: io.cwd, env: io.env },
+      compare: args.compare,
+      progress: { write: io.stderr, tty: seams.stderrIsTTY ?? process.stderr.isTTY === true },
+      ...(seams.workers === undefined ? {} : { workers: seams.workers }),
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.stderr(`ledger-mm simulate: invalid configuration:\n${formatConfigError(err)}\n`);
+      return EXIT.USAGE;
+    }
+    if (err instanceof ScenarioError) {
+      io.stderr(`ledger-mm simulate: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
+    io.stderr(
+      `ledger-mm simulate: the simulation failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    return EXIT.FAILED;
+  }
+  const files = lab.writeReport(report, resolve(io.cwd, args.out));
+  const wall = ((performance.now() - started) / 1000).toFixed(1);
+  if (args.json) io.stdout(`${JSON.stringify(withoutSeries(report), null, 2)}\n`);
+  else io.stdout(`${formatSummary(report)}\nwrote ${files.json} and ${files.html}; wall time ${wall} s\n`);
+  if (args.json)
+    io.stderr(`ledger-mm simulate: wrote ${files.json} and ${files.html}; wall time ${wall} s\n`);
+  return report.runs.every((r) => r.invariantBreaks.total === 0) ? EXIT.OK : EXIT.FAILED;
+}
+
+/** The `simulate` command. */
+export const simulateCommand: Command = {
+  name: 'simulate',
+  summary: 'Run the daemon against the simulated venue for hours of fake time; report and baselines',
+  usage: USAGE,
+  run: (argv, io) => runSimulate(argv, io),
+};

@@ -1,0 +1,160 @@
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import path from 'node:path';
+import { PAPER_CONFIG_FILE } from '../../cli/paper.js';
+import { loadConfig } from '../../config/load.js';
+import { Daemon } from '../../daemon/daemon.js';
+import { PAPER_TRUTH_LIMIT } from '../../daemon/paper-venue.js';
+import { createLogger } from '../../logging/logger.js';
+import { signerFromSeed } from '../../signing/index.js';
+import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
+import { loadSimConfig } from '../../sim/sim-config.js';
+import { benchVenue } from './in-process.js';
+import { linearFit } from './measure.js';
+
+/**
+ * Memory growth over simulated hours, in-process: paper trading's daemon and venue
+ * (config/paper.json, config/sim.json, market on, FAST latency) on a fake clock for `hours`, the
+ * live heap measured after a full GC every simulated `sampleMs`. Real-time paper mode cannot show
+ * a leak of a few MB an hour within ten minutes; this shows it per simulated hour (per day, by
+ * extrapolation), for the product as shipped (registry eviction on, the venue's ground truth
+ * bounded as `ledger-mm paper` bounds it) and, for comparison, with both off (as before).
+ */
+
+/** Options of {@link runLongRun}. */
+export interface LongRunOptions {
+  /** Simulated hours per configuration. Default 6. */
+  readonly hours?: number;
+  /** Between heap samples, simulated ms. Default 30 min. */
+  readonly sampleMs?: number;
+  /** The growth is fitted from this many simulated hours on (start-up and JIT before). Default 1. */
+  readonly fitFromHours?: number;
+  readonly seed?: number;
+  /** Called after each sample (progress). */
+  readonly onSample?: (config: LongRunFigures['config'], hours: number, heapMiB: number) => void;
+}
+
+/** One configuration's figures. */
+export interface LongRunFigures {
+  readonly config: 'as shipped' | 'unbounded (before)';
+  /** Live heap after a full GC at each sample: simulated hours and MiB. */
+  readonly samples: readonly {
+    readonly hours: number;
+    readonly heapMiB: number;
+    readonly registry: number;
+  }[];
+  /** Least-squares growth of the live heap after the first hour, MiB per simulated hour. */
+  readonly growthMiBPerHour: number;
+  /** Orders the daemon placed and prepared commands (the venue keeps every one: its state). */
+  readonly orders: number;
+  readonly commands: number;
+  readonly registryAtEnd: number;
+  readonly evicted: number;
+  readonly wallSeconds: number;
+}
+
+/** What {@link runLongRun} reports. */
+export interface LongRunResult {
+  readonly hours: number;
+  readonly runs: readonly LongRunFigures[];
+}
+
+const MiB = 1024 * 1024;
+
+/** Confirmation pacing of `ledger-mm paper --latency fast`. */
+const FAST_CONFIRM = { initialMs: 700, factor: 1.5, maxMs: 3_000 } as const;
+
+/** A full GC (V8's `gc`, exposed at run time). */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** Runs both configurations; see the module doc. */
+export async function runLongRun(o: LongRunOptions = {}): Promise<LongRunResult> {
+  const hours = o.hours ?? 6;
+  const runs: LongRunFigures[] = [];
+  for (const bounded of [true, false]) runs.push(await oneRun(bounded, hours, o));
+  return { hours, runs };
+}
+
+async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promise<LongRunFigures> {
+  const gc = collector();
+  const sampleMs = o.sampleMs ?? 1_800_000;
+  const sim = loadSimConfig();
+  const account = sim.accounts[0];
+  if (account === undefined) throw new RangeError('config/sim.json has no account');
+  const key = signerFromSeed(new Uint8Array(32).fill(9), 'raw');
+  const bv = benchVenue({
+    config: { ...sim, accounts: [{ ...account, publicKey: key.publicKey }, ...sim.accounts.slice(1)] },
+    latency: 'fast',
+    seed: o.seed ?? 1,
+  });
+  const { venue, fake, clock } = bv;
+  if (bounded) venue.engine.core.truth.bound(PAPER_TRUTH_LIMIT);
+  const apiKey = venue.apiKeys.get(account.slug);
+  if (apiKey === undefined) throw new RangeError(`no API key for ${account.slug}`);
+  const load = {
+    configFiles: [PAPER_CONFIG_FILE],
+    env: {
+      LEDGER_MM_API_KEY: apiKey,
+      LEDGER_MM_BASE_URL: IN_PROCESS_BASE_URL,
+      LEDGER_MM_SUBMIT_URL: IN_PROCESS_SUBMIT_URL,
+      LEDGER_MM_STORE_PATH: path.join(bv.dir, 'journal.sqlite'),
+    },
+    cwd: bv.dir,
+  };
+  const confirm = { confirmBackoff: FAST_CONFIRM };
+  const daemon = new Daemon({
+    config: loadConfig(load),
+    clock,
+    signer: key,
+    logger: createLogger({ level: 'info', destination: { write: () => undefined }, name: 'ledger-mm' }),
+    transport: venue.createTransport(),
+    random: () => 0.5,
+    reload: { load, watch: false },
+    tuning: {
+      summaryMs: 20_000,
+      engine: { pipeline: confirm, cancelPool: confirm, ...(bounded ? {} : { eviction: false as const }) },
+    },
+  });
+  const t0 = performance.now();
+  const samples: { hours: number; heapMiB: number; registry: number }[] = [];
+  try {
+    venue.startMarket();
+    void daemon.start();
+    const start = fake.now;
+    for (let at = sampleMs; at <= hours * 3_600_000; at += sampleMs) {
+      while (fake.now - start < at) await fake.tickAsync(Math.min(10_000, start + at - fake.now));
+      gc();
+      const sample = {
+        hours: (fake.now - start) / 3_600_000,
+        heapMiB: process.memoryUsage().heapUsed / MiB,
+        registry: daemon.engine?.orders.size ?? 0,
+      };
+      samples.push(sample);
+      o.onSample?.(bounded ? 'as shipped' : 'unbounded (before)', sample.hours, sample.heapMiB);
+    }
+    const later = samples.filter((s) => s.hours >= (o.fitFromHours ?? 1));
+    const fit = linearFit(
+      later.map((s) => s.hours),
+      later.map((s) => s.heapMiB),
+    );
+    return {
+      config: bounded ? 'as shipped' : 'unbounded (before)',
+      samples,
+      growthMiBPerHour: fit.slope,
+      orders: venue.engine.core.orders.all().length,
+      commands: venue.engine.core.commands.all().length,
+      registryAtEnd: daemon.engine?.orders.size ?? 0,
+      evicted: daemon.engine?.evicted ?? 0,
+      wallSeconds: (performance.now() - t0) / 1000,
+    };
+  } finally {
+    let closed = false;
+    const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
+    for (let i = 0; i < 400 && !closed; i++) await fake.tickAsync(500);
+    await closing;
+    await bv.dispose();
+  }
+}

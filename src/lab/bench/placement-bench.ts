@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { dec } from '../../core/decimal.js';
+import type { CancelOutcome, PlacementOutcome } from '../../execution/execution-events.js';
+import { OrderEngine } from '../../execution/order-engine.js';
+import type { PlacementIntent } from '../../execution/placement-intent.js';
+import { openJournal } from '../../orders/journal/index.js';
+import type { TrackedOrder } from '../../orders/order-state-machine.js';
+import { signerFromSeed, type Signer } from '../../signing/index.js';
+import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
+import { VenueClient } from '../../venue/index.js';
+import { benchVenue, type BenchVenue } from './in-process.js';
+import { SectionMeter } from './measure.js';
+
+/**
+ * Local CPU per placement and per cancel: the whole execution layer (the OrderEngine with its
+ * SQLite journal, registry, pipeline, cancel pool and resolver) against the simulated venue at
+ * INSTANT latency, in-process on a fake clock, so nothing waits and every µs is work.
+ *
+ * Placements go in batches of `batch` intents on distinct slots (the pipeline runs them one at a
+ * time: prepare → echo check → freshness → sign → submit → confirm), then the batch is cancelled
+ * through the pool (prepare → echo check → sign → submit → confirm, `cancelConcurrency` at once).
+ * CPU (`process.cpuUsage`, user + system, every thread of the process) and wall time are summed
+ * per phase. The simulated venue's own share (its handler and its commit timers) is measured
+ * apart and taken out for the local figure; the journal's writes and the signatures are measured
+ * too, to say where the local time goes. The first `warmupBatches` are not counted (JIT).
+ */
+
+/** Options of {@link runPlacementBench}. */
+export interface PlacementBenchOptions {
+  /** Placements (and as many cancels) counted. Default 2000. */
+  readonly placements?: number;
+  /** Intents queued at once before their cancels. Default 10. */
+  readonly batch?: number;
+  /** Batches run before counting. Default 5. */
+  readonly warmupBatches?: number;
+  /** Where the journal goes (default a temp directory on the real disk, as in production). */
+  readonly journalDir?: string;
+}
+
+/** Figures of one kind of operation, per operation. */
+export interface OpFigures {
+  readonly count: number;
+  /** CPU of the whole process (daemon and in-process venue), µs. */
+  readonly cpuUs: number;
+  /** The kernel's part of `cpuUs` (the journal's writes and fsyncs, mostly), µs. */
+  readonly sysUs: number;
+  /** The simulated venue's share, µs. */
+  readonly venueUs: number;
+  /** `cpuUs − venueUs`: what the daemon itself spends, µs. */
+  readonly localUs: number;
+  /** Wall time (includes the journal's fsync waits), µs. */
+  readonly wallUs: number;
+  /** Operations per second of wall time. */
+  readonly perSecond: number;
+  /** Journal writes (one fsync'd transaction each), their CPU and their wall time, µs. */
+  readonly journalWrites: number;
+  readonly journalCpuUs: number;
+  readonly journalWallUs: number;
+  /** Signing (Ed25519), µs. */
+  readonly signUs: number;
+  /** Local µs over the first and the last quarter of the run (does it grow with the run?). */
+  readonly firstQuarterLocalUs: number;
+  readonly lastQuarterLocalUs: number;
+  /** Operations that did not end as expected (placed / cancelled). */
+  readonly failures: number;
+}
+
+/** What {@link runPlacementBench} reports. */
+export interface PlacementBenchResult {
+  readonly placements: OpFigures;
+  readonly cancels: OpFigures;
+  /** Venue calls per placement + cancel (prepares, submits, confirmation reads). */
+  readonly venueCallsPerRoundTrip: number;
+  /** Orders the registry held at the end (terminal ones stay for the eviction retention). */
+  readonly registrySize: number;
+  /** Fake time the run took, s. */
+  readonly simulatedSeconds: number;
+  /** Where the journal was written (the temp directory's parent by default). */
+  readonly journalDir: string;
+}
+
+/** Confirmation pacing of `ledger-mm paper --latency instant`: the first read after 100 ms. */
+const INSTANT_CONFIRM = { initialMs: 100, factor: 2, maxMs: 1_000 } as const;
+
+/** One phase of one batch. */
+interface Phase {
+  ops: number;
+  cpuUs: number;
+  sysUs: number;
+  wallUs: number;
+  venueUs: number;
+  journalCpuUs: number;
+  journalWallUs: number;
+  journalWrites: number;
+  signUs: number;
+}
+
+interface Meters {
+  readonly bv: BenchVenue;
+  readonly journal: SectionMeter;
+  readonly sign: SectionMeter;
+}
+
+/** Runs the benchmark; see the module doc. */
+export async function runPlacementBench(o: PlacementBenchOptions = {}): Promise<PlacementBenchResult> {
+  const total = o.placements ?? 2000;
+  const batch = o.batch ?? 10;
+  const warmup = o.warmupBatches ?? 5;
+  const bv = benchVenue({
+    config: {
+      seed: 11,
+      latency: { profile: 'instant' },
+      pairs: [{ pair: 'BTC/USDC', base: 'BTC', quote: 'USDC', minQuoteAmount: '10', feeSymbol: 'USDC' }],
+      accounts: [],
+      bookProjectionLagMs: 0,
+      market: { enabled: false },
+    },
+    latency: 'instant',
+  });
+  const { venue, clock } = bv;
+  const settle = <T>(x: Promise<T>): Promise<T> => bv.settle(x);
+  const meters: Meters = { bv, journal: new SectionMeter(), sign: new SectionMeter() };
+  const key = signerFromSeed(randomBytes(32), 'raw');
+  const signer: Signer = {
+    publicKey: key.publicKey,
+    publicKeyRaw: key.publicKeyRaw,
+    fingerprint: key.fingerprint,
+    sign: (hash) => meters.sign.run(() => key.sign(hash)),
+  };
+  const { apiKey, partyId } = venue.registerAccount({
+    name: 'Bench Market Maker',
+    slug: 'benchmm',
+    publicKey: key.publicKey,
+    balances: { USDC: '1000000000', BTC: '100000' },
+    maxOpenOrders: 100_000,
+    ordersPerMinute: null,
+  });
+  const journalDir = o.journalDir ?? bv.dir;
+  const journalPath = path.join(journalDir, `bench-journal-${process.pid}-${Date.now()}.sqlite`);
+  const journal = openJournal<TrackedOrder>({ path: journalPath, clock });
+  const recordIntent = journal.recordIntent.bind(journal);
+  const recordTransition = journal.recordTransition.bind(journal);
+  journal.recordIntent = (order) => meters.journal.run(() => recordIntent(order));
+  journal.recordTransition = (...args) => meters.journal.run(() => recordTransition(...args));
+  const engine = new OrderEngine({
+    venue: new VenueClient({
+      baseUrl: IN_PROCESS_BASE_URL,
+      submitUrl: IN_PROCESS_SUBMIT_URL,
+      apiKey,
+      transport: venue.createTransport(),
+      clock,
+      random: () => 0.5,
+    }),
+    signer,
+    partyId,
+    clientOrderIdPrefix: 'benchmm-',
+    clock,
+    journal,
+    // The orders poll is measured on its own (poll-bench); here it stays out of the way.
+    ordersPoll: { intervalMs: 3_600_000 },
+    pipeline: { confirmBackoff: INSTANT_CONFIRM },
+    cancelPool: { confirmBackoff: INSTANT_CONFIRM },
+  });
+  const startedAt = bv.fake.now;
+  try {
+    await settle(engine.start());
+    const places: Phase[] = [];
+    const cancels: Phase[] = [];
+    let placeFailures = 0;
+    let cancelFailures = 0;
+    let callsBefore = 0;
+    const batches = warmup + Math.ceil(total / batch);
+    let seq = 0;
+    for (let b = 0; b < batches; b++) {
+      if (b === warmup) callsBefore = venue.truth.calls().length;
+      const intents: PlacementIntent[] = [];
+      for (let i = 0; i < batch; i++) {
+        seq += 1;
+        const buy = seq % 2 === 0;
+        intents.push({
+          slot: `bench:${i}`,
+          pair: 'BTC/USDC',
+          side: buy ? 'BUY' : 'SELL',
+          // An empty book, bids far below asks: every order rests.
+          price: dec(String(buy ? 50_000 - (seq % 100) : 70_000 + (seq % 100))),
+          quantity: dec('0.001'),
+        });
+      }
+      const placed = await phase(meters, intents.length, () =>
+        settle(Promise.all(intents.map((x) => engine.place(x)))),
+      );
+      const keys = placed.value.map((p: PlacementOutcome) => (p.kind === 'placed' ? p.key : null));
+      const cancelled = await phase(meters, keys.length, () =>
+        settle(
+          Promise.all(
+            keys.map((k) =>
+              k === null
+                ? Promise.resolve<CancelOutcome | null>(null)
+                : engine.cancel(k, { reason: 'bench' }),
+            ),
+          ),
+        ),
+      );
+      if (b < warmup) continue;
+      places.push(placed.phase);
+      cancels.push(cancelled.phase);
+      placeFailures += placed.value.filter((p) => p.kind !== 'placed').length;
+      cancelFailures += cancelled.value.filter((c) => c?.kind !== 'cancelled').length;
+    }
+    const counted = places.reduce((n, p) => n + p.ops, 0);
+    return {
+      placements: figures(places, placeFailures),
+      cancels: figures(cancels, cancelFailures),
+      venueCallsPerRoundTrip: (venue.truth.calls().length - callsBefore) / Math.max(1, counted),
+      registrySize: engine.orders.size,
+      simulatedSeconds: (bv.fake.now - startedAt) / 1000,
+      journalDir: o.journalDir ?? path.dirname(bv.dir),
+    };
+  } finally {
+    await settle(engine.close({ drainMs: 1_000 })).catch(() => undefined);
+    for (const suffix of ['', '-wal', '-shm', '-journal', '.lock'])
+      fs.rmSync(`${journalPath}${suffix}`, { force: true });
+    await bv.dispose();
+  }
+}
+
+/** Runs one phase of a batch under every meter. */
+async function phase<T>(m: Meters, ops: number, fn: () => Promise<T>): Promise<{ value: T; phase: Phase }> {
+  const venue0 = m.bv.meter.totalUs;
+  const journal0 = m.journal.snapshot();
+  const sign0 = m.sign.snapshot();
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await fn();
+  const wallUs = (performance.now() - t0) * 1000;
+  const c = process.cpuUsage(c0);
+  const journal = m.journal.snapshot();
+  return {
+    value,
+    phase: {
+      ops,
+      cpuUs: c.user + c.system,
+      sysUs: c.system,
+      wallUs,
+      venueUs: m.bv.meter.totalUs - venue0,
+      journalCpuUs: journal.cpuUs - journal0.cpuUs,
+      journalWallUs: journal.wallUs - journal0.wallUs,
+      journalWrites: journal.calls - journal0.calls,
+      signUs: m.sign.snapshot().cpuUs - sign0.cpuUs,
+    },
+  };
+}
+
+function sum(phases: readonly Phase[]): Phase {
+  const out: Phase = {
+    ops: 0,
+    cpuUs: 0,
+    sysUs: 0,
+    wallUs: 0,
+    venueUs: 0,
+    journalCpuUs: 0,
+    journalWallUs: 0,
+    journalWrites: 0,
+    signUs: 0,
+  };
+  for (const p of phases) for (const k of Object.keys(out) as (keyof Phase)[]) out[k] += p[k];
+  return out;
+}
+
+function figures(phases: readonly Phase[], failures: number): OpFigures {
+  const all = sum(phases);
+  const n = Math.max(1, all.ops);
+  const q = Math.max(1, Math.floor(phases.length / 4));
+  const local = (ps: readonly Phase[]): number => {
+    const s = sum(ps);
+    return (s.cpuUs - s.venueUs) / Math.max(1, s.ops);
+  };
+  return {
+    count: all.ops,
+    cpuUs: all.cpuUs / n,
+    sysUs: all.sysUs / n,
+    venueUs: all.venueUs / n,
+    localUs: (all.cpuUs - all.venueUs) / n,
+    wallUs: all.wallUs / n,
+    perSecond: all.ops / (all.wallUs / 1e6),
+    journalWrites: all.journalWrites / n,
+    journalCpuUs: all.journalCpuUs / n,
+    journalWallUs: all.journalWallUs / n,
+    signUs: all.signUs / n,
+    firstQuarterLocalUs: local(phases.slice(0, q)),
+    lastQuarterLocalUs: local(phases.slice(-q)),
+    failures,
+  };
+}

@@ -1,0 +1,93 @@
+import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../sim/engine/ground-truth.js';
+import type { PlacementSpan } from '../../sim/engine/ground-truth-view.js';
+import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
+import type { SimVenue } from '../../sim/sim-venue.js';
+import type { LogTally } from './sim-run.js';
+
+/**
+ * What a simulated run leaves behind for the figures: the simulated venue's ground truth about
+ * the daemon's party (its orders with their full histories, its trades, its placement spans,
+ * calls and commits), the reference price of every pair, and the little the daemon itself is
+ * asked for (which quote slot each clientOrderId was placed for, the cycles it ran, its warnings).
+ * Plain data, taken once at the end of the run.
+ */
+
+/** A reference price point: clock ms and price (a decimal string). */
+export interface ReferencePoint {
+  readonly at: number;
+  readonly price: string;
+}
+
+/** The ground truth of one run; see the module doc. */
+export interface SimCapture {
+  /** Clock ms of the run's start (the daemon's start) and end. */
+  readonly start: number;
+  readonly end: number;
+  readonly partyId: string;
+  readonly pairs: readonly string[];
+  /** The party's orders, oldest first. */
+  readonly orders: readonly OrderTruth[];
+  /** Trades the party was in (as maker or taker), by time. */
+  readonly trades: readonly TradeTruth[];
+  /** The party's placements, prepare to commit. */
+  readonly spans: readonly PlacementSpan[];
+  /** The party's prepare, cancel-prepare and submit calls. */
+  readonly calls: readonly CallRecord[];
+  /** The party's commits (placements and cancels). */
+  readonly commits: readonly CommitRecord[];
+  readonly references: Readonly<Record<string, readonly ReferencePoint[]>>;
+  /** clientOrderId → registry slot (a quote slot `pair:side:level` and a sub-slot), from the daemon. */
+  readonly slots: ReadonlyMap<string, string>;
+  /** The party's balances when the run started. */
+  readonly initialBalances: Readonly<Record<string, string>>;
+  readonly cycles: number;
+  readonly log: LogTally;
+  /** The venue's latency ranges in force (the profile with its overrides). */
+  readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
+}
+
+/** What {@link captureTruth} reads. */
+export interface CaptureInput {
+  readonly venue: SimVenue;
+  readonly partyId: string;
+  readonly pairs: readonly string[];
+  readonly start: number;
+  readonly end: number;
+  readonly slots: ReadonlyMap<string, string>;
+  readonly cycles: number;
+  readonly log: LogTally;
+  readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
+}
+
+const PARTY_CALLS: ReadonlySet<CallRecord['endpoint']> = new Set(['prepare', 'cancelPrepare', 'submit']);
+
+/** Reads the venue's ground truth about the party at the end of a run. */
+export function captureTruth(i: CaptureInput): SimCapture {
+  const { truth } = i.venue;
+  const mine = (p: string | null): boolean => p === i.partyId;
+  const references: Record<string, ReferencePoint[]> = {};
+  for (const pair of i.pairs) references[pair] = truth.referencePrices(pair);
+  const first = truth.balances(i.partyId)[0];
+  const initialBalances: Record<string, string> = {};
+  for (const [token, b] of Object.entries(first?.balances ?? {})) initialBalances[token] = b.available;
+  return {
+    start: i.start,
+    end: i.end,
+    partyId: i.partyId,
+    pairs: [...i.pairs],
+    orders: truth.orders().filter((o) => o.partyId === i.partyId),
+    trades: truth
+      .trades()
+      .filter((t) => mine(t.maker.partyId) || mine(t.taker.partyId))
+      .sort((a, b) => a.at - b.at),
+    spans: truth.placementSpans(i.partyId),
+    calls: truth.calls().filter((c) => mine(c.partyId) && PARTY_CALLS.has(c.endpoint)),
+    commits: truth.commits().filter((c) => c.partyId === i.partyId),
+    references,
+    slots: i.slots,
+    initialBalances,
+    cycles: i.cycles,
+    log: i.log,
+    latencyRanges: i.latencyRanges,
+  };
+}

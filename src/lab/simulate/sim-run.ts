@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import FakeTimers from '@sinonjs/fake-timers';
+import { fakeClock } from '../../core/clock.js';
+import type { MmConfig } from '../../config/schema.js';
+import { Daemon } from '../../daemon/daemon.js';
+import type { DaemonTuning, ReconcileFn } from '../../daemon/daemon-types.js';
+import { createLogger } from '../../logging/logger.js';
+import { signerFromSeed } from '../../signing/index.js';
+import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
+import type { LatencyProfile } from '../../sim/latency.js';
+import { Rng } from '../../sim/rng.js';
+import type { SimConfig } from '../../sim/sim-config.js';
+import { SimVenue } from '../../sim/sim-venue.js';
+import { captureTruth, type SimCapture } from './capture.js';
+import { SIM_T0 } from './scenario.js';
+
+/**
+ * One simulated run: the simulated venue and the UNCHANGED daemon in one process on a
+ * @sinonjs/fake-timers clock (the approach of the daemon's end-to-end tests), the market model
+ * running, for `durationMs` of simulated time. The daemon talks to the venue through the
+ * in-process transport; its journal lives in a throwaway directory (in memory-backed /dev/shm
+ * when there is one). Everything random is seeded: the venue from the seed, the signing key
+ * and the daemon's jitter from streams derived from it, so the same inputs give the same run.
+ */
+
+/** Options of {@link runSimulation}. */
+export interface SimRunOptions {
+  /** The daemon's configuration as loaded; store, venue URLs and API key are set here. */
+  readonly config: MmConfig;
+  /** The simulated venue's configuration (its first account is the daemon's). */
+  readonly sim: SimConfig;
+  readonly latency: LatencyProfile;
+  readonly seed: number | string;
+  readonly durationMs: number;
+  /** The reconciler variant (baselines); default the daemon's own. */
+  readonly reconciler?: ReconcileFn;
+  /** The daemon's timings (the CLI passes the paper command's confirmation pacing). */
+  readonly tuning?: Partial<DaemonTuning>;
+  /** Called after every step with the simulated ms elapsed. */
+  readonly onProgress?: (elapsedMs: number, totalMs: number) => void;
+  /** Simulated ms advanced between progress calls. Default 60 s. */
+  readonly stepMs?: number;
+  /** Called with the daemon once built (diagnostics: subscribe to its events). */
+  readonly onDaemon?: (daemon: Daemon) => void;
+}
+
+/** Log lines of the daemon at warn level or above: counts, and the first distinct messages. */
+export interface LogTally {
+  warn: number;
+  error: number;
+  messages: string[];
+}
+
+const MAX_MESSAGES = 5;
+
+function tallyDestination(tally: LogTally): { write(line: string): void } {
+  return {
+    write: (line: string) => {
+      const { level, msg } = JSON.parse(line) as { level: number; msg?: string };
+      if (level >= 50) tally.error += 1;
+      else tally.warn += 1;
+      const text = `${level >= 50 ? 'error' : 'warn'}: ${msg ?? ''}`;
+      if (tally.messages.length < MAX_MESSAGES && !tally.messages.includes(text)) tally.messages.push(text);
+    },
+  };
+}
+
+function scratchDir(): string {
+  const shm = '/dev/shm';
+  const base = fs.existsSync(shm) && fs.statSync(shm).isDirectory() ? shm : os.tmpdir();
+  return fs.mkdtempSync(path.join(base, 'ledger-mm-simulate-'));
+}
+
+/** A 32-byte seed derived from the run's seed and a label. */
+function derivedSeed(seed: number | string, label: string): Uint8Array {
+  return createHash('sha256')
+    .update(`ledger-mm simulate\0${String(seed)}\0${label}`)
+    .digest();
+}
+
+/** Runs one simulation and returns what the venue's ground truth recorded; see the module doc. */
+export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
+  const fake = FakeTimers.createClock(SIM_T0, 10_000_000);
+  const clock = fakeClock(fake);
+  const account = o.sim.accounts[0];
+  if (account === undefined) throw new RangeError('the sim config has no account for the daemon');
+  const signer = signerFromSeed(derivedSeed(o.seed, 'signing-key'), 'raw');
+  const venue = new SimVenue({
+    config: {
+      ...o.sim,
+      accounts: [{ ...account, publicKey: signer.publicKey }, ...o.sim.accounts.slice(1)],
+    },
+    clock,
+    latency: o.latency,
+    seed: o.seed,
+  });
+  const dir = scratchDir();
+  const tally: LogTally = { warn: 0, error: 0, messages: [] };
+  let daemon: Daemon | null = null;
+  try {
+    const apiKey = venue.apiKeys.get(account.slug);
+    if (apiKey === undefined) throw new RangeError(`no API key for account ${account.slug}`);
+    const partyId = venue.engine.account(account.slug).partyId;
+    const config: MmConfig = {
+      ...o.config,
+      venue: { ...o.config.venue, apiKey, baseUrl: IN_PROCESS_BASE_URL, submitUrl: IN_PROCESS_SUBMIT_URL },
+      store: { ...o.config.store, path: path.join(dir, 'journal.sqlite') },
+    };
+    const jitter = new Rng(o.seed).fork('daemon/jitter');
+    const built = new Daemon({
+      config,
+      clock,
+      signer,
+      logger: createLogger({ level: 'warn', destination: tallyDestination(tally), name: 'ledger-mm' }),
+      transport: venue.createTransport(),
+      random: () => jitter.next(),
+      reload: { load: { configFiles: [], env: {}, cwd: dir }, watch: false },
+      ...(o.tuning === undefined ? {} : { tuning: o.tuning }),
+      ...(o.reconciler === undefined ? {} : { reconciler: o.reconciler }),
+    });
+    daemon = built;
+    o.onDaemon?.(built);
+    venue.startMarket();
+    const start = fake.now;
+    const end = start + o.durationMs;
+    let cycles = 0;
+    const slots = new Map<string, string>();
+    built.subscribe((e) => {
+      if (e.type === 'cycle') cycles += 1;
+      // The registry may forget terminal orders: note each order's slot as it is created.
+      if (e.type !== 'order-transition' || e.from !== null) return;
+      const order = built.engine?.orders.get(e.key);
+      if (order?.clientOrderId != null && order.slot !== null) slots.set(order.clientOrderId, order.slot);
+    });
+    const started = built.start().catch((err: unknown) => {
+      tally.error += 1;
+      tally.messages.push(`error: the daemon did not start: ${String(err)}`);
+      return false;
+    });
+    const step = o.stepMs ?? 60_000;
+    while (fake.now < end) {
+      await fake.tickAsync(Math.min(step, end - fake.now));
+      o.onProgress?.(fake.now - start, o.durationMs);
+    }
+    const capture = captureTruth({
+      venue,
+      partyId,
+      pairs: config.pairs,
+      start,
+      end,
+      slots,
+      cycles,
+      log: tally,
+      latencyRanges: venue.latency.ranges,
+    });
+    await closeDaemon(fake, built);
+    await started;
+    return capture;
+  } finally {
+    if (daemon !== null && daemon.phase !== 'closed') await closeDaemon(fake, daemon);
+    await venue.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Stops the daemon without cancelling (the figures are taken already), ticking fake time. */
+async function closeDaemon(fake: FakeTimers.Clock, daemon: Daemon): Promise<void> {
+  let closed = false;
+  const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
+  // A stop already under way keeps its own bound (up to shutdown.graceMs).
+  for (let i = 0; i < 2_000 && !closed; i++) await fake.tickAsync(500);
+  await closing;
+}

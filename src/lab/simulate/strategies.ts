@@ -1,0 +1,100 @@
+import type { MmConfig } from '../../config/schema.js';
+import type { ReconcileFn } from '../../daemon/daemon-types.js';
+import type { BalanceView, OwnOrderView } from '../../market/market-snapshot.js';
+import type { ReconcileParams } from '../../strategy/params.js';
+import type { Action, StrategyResult } from '../../strategy/quote-types.js';
+import { planReconcile, type Deferred, type ReconcilePlan } from '../../strategy/reconciler.js';
+
+/**
+ * The strategies a simulation runs: the daemon as configured, and the baselines `--compare` sets
+ * beside it on the same seed and market. Each is the same daemon with one thing changed.
+ */
+
+/** Strategy names; the daemon first. */
+export const STRATEGIES = ['daemon', 'cancel-then-replace', 'no-tolerance'] as const;
+/** A strategy a simulation can run. */
+export type StrategyName = (typeof STRATEGIES)[number];
+
+/** The baselines of `--compare`. */
+export const BASELINES: readonly StrategyName[] = ['cancel-then-replace', 'no-tolerance'];
+
+/** One line per strategy, for the report. */
+export const STRATEGY_DESCRIPTIONS: Readonly<Record<StrategyName, string>> = {
+  daemon: 'the daemon as configured: make before break, reprice beyond the price tolerance',
+  'cancel-then-replace':
+    'on every refresh cancel all of a pair’s orders, wait for the cancels, then place everything again',
+  'no-tolerance':
+    'the daemon with strategy.reconcile.priceToleranceBps = 0: reprice on any change of the desired price',
+};
+
+/** What a strategy changes in a run: the config and the reconciler. */
+export interface StrategySetup {
+  readonly config: MmConfig;
+  readonly reconciler?: ReconcileFn;
+}
+
+/** The config and reconciler of `name` over the scenario's config. */
+export function strategySetup(name: StrategyName, config: MmConfig): StrategySetup {
+  switch (name) {
+    case 'daemon':
+      return { config };
+    case 'cancel-then-replace':
+      return { config, reconciler: planCancelThenReplace };
+    case 'no-tolerance':
+      return {
+        config: {
+          ...config,
+          strategy: { ...config.strategy, reconcile: { ...config.strategy.reconcile, priceToleranceBps: 0 } },
+        },
+      };
+  }
+}
+
+/**
+ * The cancel-then-replace baseline, the common open-source default: on every refresh, cancel all
+ * of a pair's orders, wait until the cancels are through, then place everything again. It is a
+ * variant of the daemon's own reconciler, plugged into the same daemon (same strategy, tolerances,
+ * risk gate and pipeline), so the comparison isolates this one rule against make-before-break.
+ *
+ * Per pair, from the daemon's own plan:
+ * - an order of the pair being placed (or unknown): wait, do nothing;
+ * - an order of the pair being cancelled: cancel whatever still rests, place nothing;
+ * - resting orders and the daemon's plan wants any change on the pair (a reprice, a refresh, a
+ *   missing side, a duplicate): that is a refresh, so cancel every resting order of the pair;
+ * - nothing left on the book: place every desired quote of the pair (the plan's placements);
+ * - otherwise keep the orders.
+ */
+export function planCancelThenReplace(
+  desired: StrategyResult,
+  own: readonly OwnOrderView[],
+  balances: Readonly<Record<string, BalanceView>> | null,
+  params: ReconcileParams,
+): ReconcilePlan {
+  const base = planReconcile(desired, own, balances, params);
+  const pairOfKey = new Map(own.map((o) => [o.key, o.pair]));
+  const pairOf = (a: Action): string | undefined =>
+    a.type === 'place' ? a.quote.pair : pairOfKey.get(a.key);
+  const pairs = [...new Set([...desired.quotes.map((q) => q.pair), ...own.map((o) => o.pair)])].sort();
+  const cancels: Action[] = [];
+  const places: Action[] = [];
+  const kept: string[] = [];
+  const deferred: Deferred[] = [];
+  for (const pair of pairs) {
+    const mine = own.filter((o) => o.pair === pair);
+    const resting = mine.filter((o) => o.resting && !o.cancelling && !o.unknown);
+    const wanted = base.actions.filter((a) => pairOf(a) === pair);
+    if (mine.some((o) => !o.resting && !o.cancelling)) {
+      kept.push(...resting.map((o) => o.key));
+      deferred.push({ slot: pair, reason: 'cancel-then-replace: waiting for a placement' });
+    } else if (mine.some((o) => o.cancelling) || (resting.length > 0 && wanted.length > 0)) {
+      for (const o of resting)
+        cancels.push({ type: 'cancel', key: o.key, reason: 'cancel-then-replace: refresh' });
+      deferred.push({ slot: pair, reason: 'cancel-then-replace: waiting for the cancels' });
+    } else if (resting.length === 0) {
+      for (const a of wanted) if (a.type === 'place') places.push({ ...a, replaces: null });
+    } else {
+      kept.push(...resting.map((o) => o.key));
+    }
+  }
+  return { actions: [...cancels, ...places], kept, deferred: [...base.deferred, ...deferred] };
+}

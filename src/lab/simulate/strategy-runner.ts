@@ -1,0 +1,126 @@
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { simulatorTuning } from '../../cli/paper.js';
+import { chartSeries, type ChartSeries } from './chart-series.js';
+import { runFigures, type RunFigures } from './figures.js';
+import { loadScenario, type ScenarioInput } from './scenario.js';
+import { runSimulation } from './sim-run.js';
+import { strategySetup, type StrategyName } from './strategies.js';
+import { venueLimit, type VenueLimit } from './venue-limit.js';
+
+/**
+ * One strategy of a simulation, from the command line's inputs to its figures: resolve the
+ * scenario, run the daemon (as the strategy sets it up) against the simulated venue, and compute
+ * the figures from the venue's ground truth. Plain data in and out, so it runs the same in the
+ * main thread and in a worker.
+ *
+ * Strategies run in worker threads when they can, so the runs of `--compare` use every core (each
+ * run is one busy event loop). The worker is this module itself, compiled: under a TypeScript
+ * test runner (the module is a `.ts` file) there is no worker, and {@link canUseWorkers} says so.
+ */
+
+/** What a strategy run returns. */
+export interface StrategyResult {
+  readonly figures: RunFigures;
+  readonly limit: VenueLimit;
+  /** The charts, when asked for (the daemon's run). */
+  readonly series: ChartSeries | null;
+}
+
+/** Options of {@link runStrategy}. */
+export interface RunStrategyOptions {
+  readonly input: ScenarioInput;
+  readonly strategy: StrategyName;
+  readonly withSeries: boolean;
+  readonly onProgress?: (elapsedMs: number) => void;
+}
+
+/** Runs one strategy; see the module doc. */
+export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult> {
+  const scenario = loadScenario(o.input);
+  const setup = strategySetup(o.strategy, scenario.config);
+  const capture = await runSimulation({
+    config: setup.config,
+    sim: scenario.sim,
+    latency: scenario.latency,
+    seed: scenario.seed,
+    durationMs: scenario.durationMs,
+    tuning: { engine: simulatorTuning(scenario.latency), summaryMs: 20_000 },
+    ...(setup.reconciler === undefined ? {} : { reconciler: setup.reconciler }),
+    ...(o.onProgress === undefined ? {} : { onProgress: (elapsed: number) => o.onProgress?.(elapsed) }),
+  });
+  // Requotes are measured against the configured tolerance in every run, so runs compare.
+  const tolerance = scenario.config.strategy.reconcile.priceToleranceBps;
+  const { figures, detail } = runFigures(o.strategy, capture, tolerance);
+  return {
+    figures,
+    limit: venueLimit(capture.latencyRanges),
+    series: o.withSeries ? chartSeries(detail, capture.start, capture.end) : null,
+  };
+}
+
+/** Marks the worker data of a strategy worker (nothing else starts this module as a worker). */
+const WORKER_MARKER = 'ledger-mm simulate strategy';
+
+/** The messages a worker posts. */
+type FromWorker =
+  | { readonly type: 'progress'; readonly elapsedMs: number }
+  | { readonly type: 'done'; readonly result: StrategyResult }
+  | { readonly type: 'failed'; readonly message: string };
+
+/** True when this module can be started as a worker (it is compiled JavaScript). */
+export function canUseWorkers(): boolean {
+  return import.meta.url.endsWith('.js');
+}
+
+/** Runs one strategy in a worker thread; progress arrives through `onProgress`; `signal` stops it. */
+export function runStrategyInWorker(o: RunStrategyOptions, signal?: AbortSignal): Promise<StrategyResult> {
+  return new Promise((resolve, reject) => {
+    const { onProgress, ...data } = o;
+    const worker = new Worker(new URL(import.meta.url), { workerData: { ...data, marker: WORKER_MARKER } });
+    // Another run failed: this one is not wanted any more.
+    signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
+    let settled = false;
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'progress') onProgress?.(m.elapsedMs);
+      else if (m.type === 'done') {
+        settled = true;
+        resolve(m.result);
+      } else {
+        settled = true;
+        reject(new Error(m.message));
+      }
+    });
+    worker.on('error', (err) => {
+      settled = true;
+      reject(err);
+    });
+    worker.on('exit', (code) => {
+      if (!settled) reject(new Error(`the ${o.strategy} simulation worker exited with code ${code}`));
+    });
+  });
+}
+
+async function workerMain(): Promise<void> {
+  const port = parentPort!;
+  const { marker: _marker, ...data } = workerData as Omit<RunStrategyOptions, 'onProgress'> & {
+    marker: string;
+  };
+  try {
+    const result = await runStrategy({
+      ...data,
+      onProgress: (elapsedMs) => port.postMessage({ type: 'progress', elapsedMs } satisfies FromWorker),
+    });
+    port.postMessage({ type: 'done', result } satisfies FromWorker);
+  } catch (err) {
+    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    port.postMessage({ type: 'failed', message } satisfies FromWorker);
+  }
+}
+
+if (
+  !isMainThread &&
+  parentPort !== null &&
+  (workerData as { marker?: unknown } | null)?.marker === WORKER_MARKER
+) {
+  void workerMain();
+}
