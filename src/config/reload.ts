@@ -51,7 +51,8 @@ function diffKeys(a: unknown, b: unknown, path: string, out: string[]): void {
   const isObj = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);
   if (isObj(a) && isObj(b)) {
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) diffKeys(a[k], b[k], `${path}.${k}`, out);
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      diffKeys(a[k], b[k], `${path}.${k}`, out);
     return;
   }
   out.push(path);
