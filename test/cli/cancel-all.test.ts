@@ -1,102 +1,29 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cancelResult } from '../../src/cli/cancel-all.js';
-import type { CommandIo } from '../../src/cli/command.js';
-import { runCli } from '../../src/cli/run-cli.js';
-import { systemClock } from '../../src/core/clock.js';
 import { dec } from '../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
-import { OrderEngine } from '../../src/execution/order-engine.js';
 import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/order-state-machine.js';
 import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
-import { loadSigner } from '../../src/signing/load-signer.js';
-import { createLiveVenueClient } from '../../src/venue/live-client.js';
-import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
+import type { SimHarness } from '../helpers/sim-harness.js';
+import { startOperatorEnv, type JournalOrder, type OperatorEnv } from './support/operator-env.js';
 
+let t: OperatorEnv;
 let h: SimHarness;
-let dir: string;
 let env: NodeJS.ProcessEnv;
 let storePath: string;
-let keyFile: string;
-
-/** A port nothing listens on (so no daemon status answers). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeEach(async () => {
-  h = await startSimHarness();
-  dir = mkdtempSync(join(tmpdir(), 'ledger-mm-cancel-all-'));
-  storePath = join(dir, 'store.sqlite');
-  keyFile = join(dir, 'signing.key');
-  writeFileSync(keyFile, h.key.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-  env = {
-    LEDGER_MM_BASE_URL: h.baseUrl,
-    LEDGER_MM_SUBMIT_URL: h.submitUrl,
-    LEDGER_MM_API_KEY: h.apiKey,
-    LEDGER_MM_SIGNING_KEY_FILE: keyFile,
-    LEDGER_MM_STORE_PATH: storePath,
-    LEDGER_MM_METRICS_PORT: String(await freePort()),
-  };
+  t = await startOperatorEnv('cancel-all');
+  ({ h, env, storePath } = t);
 });
 afterEach(async () => {
-  await h.close();
-  rmSync(dir, { recursive: true, force: true });
+  await t.close();
 });
 
-async function cli(
-  argv: string[],
-  e: NodeJS.ProcessEnv = env,
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CommandIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), env: e, cwd: dir };
-  return { code: await runCli(argv, io), out, err };
-}
-
-/** Places orders the way the daemon does (journaled), then stops that "daemon" without cancelling. */
-async function placeThroughJournal(
-  orders: { pair?: string; side: 'BUY' | 'SELL'; price: string; quantity: string }[],
-): Promise<PlacementOutcome[]> {
-  const venue = createLiveVenueClient({ baseUrl: h.baseUrl, submitUrl: h.submitUrl, apiKey: h.apiKey });
-  const engine = new OrderEngine({
-    venue,
-    signer: loadSigner({ keyFile, publicKeyFormat: 'raw' }),
-    partyId: h.partyId,
-    clientOrderIdPrefix: h.prefix,
-    clock: systemClock,
-    storePath,
-    pipeline: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } },
-  });
-  try {
-    await engine.start();
-    const out: PlacementOutcome[] = [];
-    for (const [i, o] of orders.entries()) {
-      const pair = o.pair ?? 'BTC/USDC';
-      const intent = {
-        slot: `${pair}:${o.side}:${i}`,
-        pair,
-        side: o.side,
-        price: dec(o.price),
-        quantity: dec(o.quantity),
-      };
-      out.push(await engine.place(intent));
-    }
-    expect(out.map((o) => o.kind)).toEqual(orders.map(() => 'placed'));
-    return out;
-  } finally {
-    await engine.close();
-    await venue.close();
-  }
-}
+const cli = (argv: string[], e?: NodeJS.ProcessEnv): ReturnType<OperatorEnv['cli']> => t.cli(argv, e);
+const placeThroughJournal = (orders: JournalOrder[]): Promise<PlacementOutcome[]> =>
+  t.placeThroughJournal(orders);
 
 function resting(): string[] {
   return h.venue.truth
