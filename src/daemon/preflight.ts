@@ -265,11 +265,9 @@ function describe(error: unknown): string {
     if (error.status !== undefined) parts.push(`(HTTP ${error.status})`);
     if (error.requestId) parts.push(`requestId ${error.requestId}`);
     if (error.code.startsWith('CLIENT_')) {
+      // Shown as written, never inspected: the message is for the operator's eyes only.
       const cause = causeCode(error.cause);
-      const label = error.endpoint === undefined ? '' : `${error.endpoint}: `;
-      const message =
-        label !== '' && error.message.startsWith(label) ? error.message.slice(label.length) : error.message;
-      parts.push(`- ${message}${cause === undefined ? '' : ` (${cause})`}`);
+      parts.push(`- ${error.message}${cause === undefined ? '' : ` (${cause})`}`);
     }
     return parts.join(' ');
   }

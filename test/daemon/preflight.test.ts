@@ -356,7 +356,7 @@ describe('runPreflight', () => {
       const { report, venue } = await preflight({ account: down, pairs: down, balances: down });
       expect(report.ok).toBe(false);
       expect(check(report, 'api key').detail).toBe(
-        'GET /account failed: CLIENT_NETWORK - request failed before a response arrived (ECONNREFUSED)',
+        'GET /account failed: CLIENT_NETWORK - GET /x: request failed before a response arrived (ECONNREFUSED)',
       );
       expect(check(report, 'balances').status).toBe('fail');
       expect([...venue.calls].sort()).toEqual(['getAccount', 'getBalances', 'getPairs']);
