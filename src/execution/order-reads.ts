@@ -2,7 +2,12 @@ import { dec } from '../core/decimal.js';
 import { isResting } from '../venue/order-status.js';
 import { VenueError } from '../venue/errors.js';
 import type { Order } from '../venue/schemas.js';
-import type { OrderEvent, OrderState, TrackedOrder } from '../orders/order-state-machine.js';
+import {
+  ORDER_STATES,
+  type OrderEvent,
+  type OrderState,
+  type TrackedOrder,
+} from '../orders/order-state-machine.js';
 import { snapshotFromWire, viewFromWire } from '../orders/wire-events.js';
 import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
 
@@ -22,22 +27,11 @@ export function isAwaiting(state: OrderState): boolean {
   return AWAITING_STATES.includes(state);
 }
 
-/** States in which a venue read may be applied (before submission nothing of ours can rest). */
-const READABLE: ReadonlySet<OrderState> = new Set<OrderState>([
-  'SUBMITTING',
-  'SUBMITTED',
-  'UNKNOWN',
-  'OPEN',
-  'PARTIALLY_FILLED',
-  'CANCEL_REQUESTED',
-  'CANCELLING',
-  'STRANDED',
-  'FILLED',
-  'CANCELLED',
-  'EXPIRED',
-  'REJECTED',
-  'ABANDONED',
-]);
+/** States before submission: nothing of ours can rest yet, so a venue read is never applied. */
+const BEFORE_SUBMISSION: readonly OrderState[] = ['INTENT', 'PREPARING', 'PREPARED', 'SIGNED'];
+
+/** States in which a venue read may be applied: every state from submission on. */
+const READABLE: ReadonlySet<OrderState> = new Set(ORDER_STATES.filter((s) => !BEFORE_SUBMISSION.includes(s)));
 
 /** A successful read showing nothing of the order committed: 404, or status null with no contract or fill. */
 export function showsNothing(read: OrderRead | null): boolean {
