@@ -143,7 +143,7 @@ export class PlacementRun implements PlacementScope {
   private async gate(): Promise<boolean> {
     if (this.env.cfg.afterUnknown === 'proceed') return true;
     const { ctx } = this;
-    const awaiting = ctx.registry.all({ foreign: false }).filter((o) => isAwaiting(o.state));
+    const awaiting = ctx.registry.active({ foreign: false }).filter((o) => isAwaiting(o.state));
     for (const o of awaiting) {
       const left = commitDeadline(o, this.env.cfg.deadlineMarginMs) + READ_SLACK_MS - ctx.now();
       if (left <= 0) continue;
@@ -243,7 +243,7 @@ export class PlacementRun implements PlacementScope {
     const { ctx } = this;
     ctx.emit({ type: 'retry', operation: 'prepare', key, code, attempt, at: ctx.now() });
     // "Check the order": an order of ours still awaiting the ledger is the usual cause.
-    for (const o of ctx.registry.all({ foreign: false }).filter((x) => isAwaiting(x.state))) {
+    for (const o of ctx.registry.active({ foreign: false }).filter((x) => isAwaiting(x.state))) {
       void this.env.resolver.track(o.key);
     }
     const delayMs = delayAt(this.env.cfg.ledgerRejectBackoff, attempt - 1);

@@ -45,6 +45,9 @@ interface Case {
   readonly cancel?: boolean;
   /** The venue's true end state of the first order. */
   readonly venue: 'absent' | 'unsubmitted' | 'OPEN' | 'CANCELLED' | 'REJECTED';
+  /** The order's state in memory when the process died, and in the journal after the kill. */
+  readonly killedIn: OrderState;
+  readonly journaled: OrderState;
   readonly setup?: (env: SimEnv) => void;
   /** `fast`: commits land ~0.6 s after the submit answer, so the restart sees them pending. */
   readonly latency?: 'fast';
@@ -60,59 +63,97 @@ const CASES: Case[] = [
     name: 'INTENT journalled, not prepared',
     kill: { afterJournal: (o) => o.state === 'INTENT' },
     venue: 'absent',
+    killedIn: 'INTENT',
+    journaled: 'INTENT',
   },
   {
     name: 'prepare sent, its answer lost',
     kill: { afterSend: (req) => isPrepare(req) },
     venue: 'unsubmitted',
+    killedIn: 'PREPARING',
+    journaled: 'INTENT',
   },
   {
     name: 'prepared, not signed',
     kill: { afterJournal: (o) => o.state === 'PREPARED' },
     venue: 'unsubmitted',
+    killedIn: 'PREPARED',
+    journaled: 'INTENT',
   },
   {
     name: 'signed, not submitted',
     kill: { afterJournal: (o) => o.state === 'SIGNED' },
     venue: 'unsubmitted',
+    killedIn: 'SIGNED',
+    journaled: 'INTENT',
   },
-  { name: 'submit sent, not answered', kill: { afterSend: (req) => isSubmit(req) }, venue: 'OPEN' },
-  { name: 'submitted, not confirmed', kill: { afterJournal: (o) => o.state === 'SUBMITTED' }, venue: 'OPEN' },
+  {
+    name: 'submit sent, not answered',
+    kill: { afterSend: (req) => isSubmit(req) },
+    venue: 'OPEN',
+    killedIn: 'SUBMITTING',
+    journaled: 'SUBMITTING',
+  },
+  {
+    name: 'submitted, not confirmed',
+    kill: { afterJournal: (o) => o.state === 'SUBMITTED' },
+    venue: 'OPEN',
+    killedIn: 'SUBMITTED',
+    journaled: 'SUBMITTING',
+  },
   {
     name: 'submit sent, not answered, its commit landing after the restart',
     kill: { afterSend: (req) => isSubmit(req) },
     venue: 'OPEN',
+    killedIn: 'SUBMITTING',
+    journaled: 'SUBMITTING',
     setup: (env) => void env.venue.addFault({ kind: 'latency-spike', endpoint: 'submit', extraMs: 20_000 }),
   },
   {
     name: 'submitted, not confirmed, its commit landing after the restart',
     kill: { afterJournal: (o) => o.state === 'SUBMITTED' },
     venue: 'OPEN',
+    killedIn: 'SUBMITTED',
+    journaled: 'SUBMITTING',
     latency: 'fast',
   },
-  { name: 'confirmed (resting)', kill: { afterJournal: (o) => o.state === 'OPEN' }, venue: 'OPEN' },
+  {
+    name: 'confirmed (resting)',
+    kill: { afterJournal: (o) => o.state === 'OPEN' },
+    venue: 'OPEN',
+    killedIn: 'OPEN',
+    journaled: 'SUBMITTED',
+  },
   {
     name: 'cancel requested',
     cancel: true,
     kill: { afterJournal: (o) => o.state === 'CANCEL_REQUESTED' },
     venue: 'CANCELLED',
+    killedIn: 'CANCEL_REQUESTED',
+    journaled: 'CANCEL_REQUESTED',
   },
   {
     name: 'cancel prepare sent, not submitted',
     cancel: true,
     kill: { afterSend: (req) => isCancelPrepare(req) },
     venue: 'CANCELLED',
+    killedIn: 'CANCELLING',
+    journaled: 'CANCELLING',
   },
   {
     name: 'cancel submitted, not answered',
     cancel: true,
     kill: { afterSend: submits() },
     venue: 'CANCELLED',
+    killedIn: 'CANCELLING',
+    journaled: 'CANCELLING',
   },
   {
     name: 'submit sent, answer lost, and the ledger never commits it',
     kill: { afterSend: (req) => isSubmit(req) },
     venue: 'REJECTED',
+    killedIn: 'SUBMITTING',
+    journaled: 'SUBMITTING',
     setup: (env) => void env.venue.addFault({ kind: 'no-commit', endpoint: 'submit', at: 1 }),
   },
 ];
@@ -161,6 +202,9 @@ describe('kill and restart at every step: no double order, the true state recove
       alive.push(b);
       const report = await settle(env, b.engine.start());
       expect(report.restored).toBe(1);
+      // What the kill left in the journal: relaxed progress (PrepareStarted, Prepared, Signed,
+      // SubmitAccepted, ConfirmedResting) not yet group-committed is lost with the process.
+      expect([before.state, report.orders[0]?.from]).toEqual([c.killedIn, c.journaled]);
       if (c.name.includes('after the restart')) expect(report.pending).toEqual([before.key]);
       const awaiting = (): boolean => {
         const o = b.engine.orders.get(before.key)!;

@@ -48,3 +48,20 @@ export class JournalReadOnlyError extends JournalError {
 export class JournalInputError extends JournalError {
   override readonly name = 'JournalInputError';
 }
+
+/**
+ * A commit failed (disk full, I/O error): the writes it carried are lost, so the store no longer
+ * matches what the process holds in memory. Every later write throws this, with the first
+ * failure as `cause`, until the process restarts and recovers from the store and the venue.
+ */
+export class JournalFailedError extends JournalError {
+  override readonly name = 'JournalFailedError';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`journal ${path} failed to commit: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+}

@@ -2,9 +2,9 @@
  * The durable order journal (SQLite). Rule: journal before IO — every intent, id and state
  * change is committed (fsynced) before the venue call that depends on it is made.
  */
-export { openJournal, Journal } from './journal.js';
-export type { JournalOptions } from './journal.js';
-export { journalWriteAhead } from './registry-adapter.js';
+export { DEFAULT_GROUP_COMMIT_MS, openJournal, Journal } from './journal.js';
+export type { Durability, JournalOptions, JournalStats } from './journal.js';
+export { RELAXED_EVENTS, durabilityOf, journalWriteAhead } from './registry-adapter.js';
 export type { FillEffectLike, TransitionRecordLike } from './registry-adapter.js';
 export { StoreLockedError, readStoreLock } from './store-lock.js';
 export type { LockHolder } from './store-lock.js';
@@ -12,6 +12,7 @@ export {
   JournalClosedError,
   JournalConflictError,
   JournalError,
+  JournalFailedError,
   JournalInputError,
   JournalReadOnlyError,
   JournalSchemaError,

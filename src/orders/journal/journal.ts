@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { systemClock } from '../../core/clock.js';
-import type { Clock } from '../../core/clock.js';
+import type { Clock, TimerHandle } from '../../core/clock.js';
 import { decimalJsonCodec } from './codec.js';
-import { JournalClosedError, JournalInputError, JournalReadOnlyError } from './errors.js';
+import { JournalClosedError, JournalFailedError, JournalInputError, JournalReadOnlyError } from './errors.js';
 import { OrderWrites } from './order-writes.js';
 import { OWN_META_KEYS, nextSuffix, randomRunId, registerRun } from './runs.js';
 import { applyPragmas, assertSchemaCurrent, migrate, type Db, type MigrationReport } from './schema.js';
@@ -21,12 +21,45 @@ import type {
   WriteResult,
 } from './types.js';
 
+/**
+ * How durable a write is when the method returns.
+ * - `durable`: committed with an fsync (WAL, `synchronous = FULL`) before the method returns: it
+ *   survives a crash and a power cut. Every change a venue call depends on is written this way,
+ *   before the call.
+ * - `relaxed`: written into the open group transaction, which the next durable write commits
+ *   with itself (one fsync for all), or the group timer after `groupCommitMs`. A crash before that
+ *   loses it, never half of it and never without what was written after it. Only for changes
+ *   whose loss leaves an order one step back, in a state recovery settles by reading the venue.
+ */
+export type Durability = 'durable' | 'relaxed';
+
+/** Counters of {@link Journal.stats}. */
+export interface JournalStats {
+  /** Order writes (intents, transitions, fills, counter bumps), durable and relaxed. */
+  readonly writes: number;
+  /** Of which relaxed. */
+  readonly relaxedWrites: number;
+  /** Commits made (each one fsync). */
+  readonly commits: number;
+}
+
+/** Default of {@link JournalOptions.groupCommitMs}. */
+export const DEFAULT_GROUP_COMMIT_MS = 250;
+
 /** Options of {@link openJournal}. */
 export interface JournalOptions<O> {
   /** The SQLite file. Parent directories are created; `<path>.lock` is the store lock. */
   readonly path: string;
-  /** Source of the journal's own timestamps (`at`, `created_at`, `updated_at`). */
-  readonly clock?: Pick<Clock, 'now'>;
+  /**
+   * Source of the journal's own timestamps (`at`, `created_at`, `updated_at`) and, when it has
+   * them, of the group-commit timer (else the global timers).
+   */
+  readonly clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'setTimeout' | 'clearTimeout'>>;
+  /**
+   * How long relaxed writes may wait for a durable one to commit with before they are committed
+   * on their own. 0 commits each write at once. Default {@link DEFAULT_GROUP_COMMIT_MS}.
+   */
+  readonly groupCommitMs?: number;
   /** Snapshot codec; defaults to JSON with tagged decimals ({@link decimalJsonCodec}). */
   readonly codec?: SnapshotCodec<O>;
   /**
@@ -49,7 +82,7 @@ export function openJournal<O extends JournalOrder = JournalOrder>(options: Jour
     try {
       applyPragmas(db, true);
       assertSchemaCurrent(db, options.path);
-      return new Journal<O>({ path: options.path, db, lock: null, clock, codec, schema: null });
+      return new Journal<O>({ path: options.path, db, lock: null, clock, codec, schema: null, groupMs: 0 });
     } catch (err) {
       db.close();
       throw err;
@@ -61,7 +94,11 @@ export function openJournal<O extends JournalOrder = JournalOrder>(options: Jour
     db = new Database(options.path);
     applyPragmas(db, false);
     const schema = migrate(db, clock.now());
-    return new Journal<O>({ path: options.path, db, lock, clock, codec, schema });
+    const groupMs = options.groupCommitMs ?? DEFAULT_GROUP_COMMIT_MS;
+    if (!Number.isFinite(groupMs) || groupMs < 0) {
+      throw new JournalInputError(`journal: groupCommitMs must be >= 0, got ${groupMs}`);
+    }
+    return new Journal<O>({ path: options.path, db, lock, clock, codec, schema, groupMs });
   } catch (err) {
     db?.close();
     lock.release();
@@ -73,15 +110,17 @@ interface JournalInit<O> {
   readonly path: string;
   readonly db: Db;
   readonly lock: StoreLock | null;
-  readonly clock: Pick<Clock, 'now'>;
+  readonly clock: NonNullable<JournalOptions<O>['clock']>;
   readonly codec: SnapshotCodec<O>;
   readonly schema: MigrationReport | null;
+  readonly groupMs: number;
 }
 
 /**
- * The durable order journal. Every method is synchronous and every write method commits (with
- * an fsync, see `applyPragmas`) before it returns: call it BEFORE the venue call that depends on
- * the change, and skip the call if it throws. A write either stores everything or nothing.
+ * The durable order journal. Every method is synchronous. A write either stores everything or
+ * nothing, and a durable write has been committed with an fsync when it returns: call it BEFORE
+ * the venue call that depends on the change, and skip the call if it throws. Relaxed writes are
+ * grouped (see {@link Durability}); reads through this object see them at once.
  */
 export class Journal<O extends JournalOrder = JournalOrder> {
   readonly path: string;
@@ -95,9 +134,14 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   private readonly st: Statements;
   private readonly lock: StoreLock | null;
   private readonly clock: Pick<Clock, 'now'>;
+  private readonly timers: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   private readonly codec: SnapshotCodec<O>;
   private readonly writes: OrderWrites<O>;
   private readonly inTransaction: <T>(fn: () => T) => T;
+  private readonly groupMs: number;
+  private groupTimer: TimerHandle | null = null;
+  private failure: JournalFailedError | null = null;
+  private counts = { writes: 0, relaxedWrites: 0, commits: 0 };
   private closed = false;
 
   /** @internal Use {@link openJournal}. */
@@ -106,6 +150,12 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     this.db = init.db;
     this.lock = init.lock;
     this.clock = init.clock;
+    const { setTimeout, clearTimeout } = init.clock;
+    this.timers =
+      setTimeout !== undefined && clearTimeout !== undefined
+        ? { setTimeout: setTimeout.bind(init.clock), clearTimeout: clearTimeout.bind(init.clock) }
+        : systemClock;
+    this.groupMs = init.groupMs;
     this.codec = init.codec;
     this.schema = init.schema;
     this.staleLock = init.lock?.staleTakenOver ?? null;
@@ -116,13 +166,29 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     this.runId = init.lock === null ? null : this.startRun();
   }
 
+  /** Write and commit counters since the open. */
+  stats(): JournalStats {
+    return { ...this.counts };
+  }
+
+  /** True while relaxed writes wait in the open group. */
+  get pending(): boolean {
+    return this.db.inTransaction;
+  }
+
+  /** Commits the relaxed writes waiting in the group now (no-op when none). */
+  flush(): void {
+    this.assertOpen();
+    if (this.db.inTransaction) this.commitGroup();
+  }
+
   /**
    * Records a new order of ours: the `intents` row, its `orders` row and its first transition
-   * (from null, event type `Created`), in one transaction. Throws JournalConflictError when the
-   * key or an id is already taken.
+   * (from null, event type `Created`), in one durable transaction. Throws JournalConflictError
+   * when the key or an id is already taken.
    */
   recordIntent(order: O): WriteResult {
-    return this.write(() => this.writes.intent(order));
+    return this.write(() => this.writes.intent(order), 'durable');
   }
 
   /**
@@ -131,19 +197,21 @@ export class Journal<O extends JournalOrder = JournalOrder> {
    * never disagree with `filled`). `prev === null` records an order not created by
    * {@link recordIntent} (an adopted foreign order). Throws JournalConflictError, with nothing
    * written, when `prev` is not what the journal holds or an id belongs to another order.
+   * `durability` defaults to `durable`; see {@link Durability} before relaxing it.
    */
   recordTransition(
     prev: O | null,
     next: O,
     event: JournalEvent | null,
     fills: readonly FillInput[] = [],
+    durability: Durability = 'durable',
   ): WriteResult {
-    return this.write(() => this.writes.transition(prev, next, event, fills));
+    return this.write(() => this.writes.transition(prev, next, event, fills), durability);
   }
 
   /** Stores one fill on its own. Returns false when the same (orderId, cumulative) is already stored. */
   recordFill(fill: FillInput): boolean {
-    return this.write(() => this.writes.fills(null, [fill]) === 1);
+    return this.write(() => this.writes.fills(null, [fill]) === 1, 'durable');
   }
 
   /**
@@ -152,7 +220,8 @@ export class Journal<O extends JournalOrder = JournalOrder> {
    * the random run id also keeps suffixes unique if the store is restored from an old backup.
    */
   nextClientOrderSuffix(): string {
-    return nextSuffix(this.st, this.writableRunId());
+    const runId = this.writableRunId();
+    return this.write(() => nextSuffix(this.st, runId), 'durable');
   }
 
   /** The current value of the clientOrderId counter (the last one handed out). */
@@ -234,7 +303,7 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     this.writableRunId();
     if (OWN_META_KEYS.test(key))
       throw new JournalInputError(`journal: meta key ${key} is owned by the journal`);
-    this.st.setMeta.run(key, value);
+    this.write(() => this.st.setMeta.run(key, value), 'durable');
   }
 
   /** Runs SQLite's integrity and foreign-key checks; returns the problems (empty when sound). */
@@ -247,11 +316,36 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     return [...problems, ...fk.map((r) => `foreign key: ${r.table} row ${r.rowid} → missing ${r.parent}`)];
   }
 
-  /** Closes the store and releases the lock. Idempotent. */
+  /**
+   * Commits the waiting group, closes the store and releases the lock. Idempotent. Throws
+   * JournalFailedError when that last commit fails (the store and lock are released anyway).
+   */
   close(): void {
     if (this.closed) return;
-    this.closed = true;
     try {
+      if (this.failure === null && this.db.inTransaction) this.commitGroup();
+    } finally {
+      this.closed = true;
+      this.clearGroupTimer();
+      try {
+        this.db.close();
+      } finally {
+        this.lock?.release();
+      }
+    }
+  }
+
+  /**
+   * Closes the store as a crash (SIGKILL, power cut) would leave it: relaxed writes still
+   * waiting in the group are dropped, durable ones stay; the lock is released. For crash tests
+   * and fault injection; a daemon closes with {@link close}.
+   */
+  closeAsCrash(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearGroupTimer();
+    try {
+      if (this.db.inTransaction) this.st.rollbackGroup.run();
       this.db.close();
     } finally {
       this.lock?.release();
@@ -269,9 +363,67 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     return run.runId;
   }
 
-  private write<T>(fn: () => T): T {
+  /**
+   * Runs `fn` as one write. Inside an open group it runs as a savepoint, so a throw undoes this
+   * write only and the group's earlier writes stay. A relaxed write opens the group if needed;
+   * a durable one commits the group with itself.
+   */
+  private write<T>(fn: () => T, durability: Durability): T {
     this.writableRunId();
-    return this.inTransaction(fn);
+    if (this.failure !== null) throw this.failure;
+    const relaxed = durability === 'relaxed' && this.groupMs > 0;
+    const grouped = this.db.inTransaction;
+    if (relaxed && !grouped) {
+      this.st.beginGroup.run();
+      this.groupTimer = this.timers.setTimeout(() => this.commitOnTimer(), this.groupMs);
+    }
+    let result: T;
+    try {
+      result = this.inTransaction(fn);
+    } catch (err) {
+      // The first write of a group undone leaves an empty group: drop it.
+      if (relaxed && !grouped) this.rollbackEmptyGroup();
+      throw err;
+    }
+    this.counts.writes += 1;
+    if (relaxed) this.counts.relaxedWrites += 1;
+    else if (grouped) this.commitGroup();
+    else this.counts.commits += 1;
+    return result;
+  }
+
+  private commitGroup(): void {
+    this.clearGroupTimer();
+    try {
+      this.st.commitGroup.run();
+      this.counts.commits += 1;
+    } catch (err) {
+      // The group's writes are gone with it: the store no longer matches memory.
+      this.failure = new JournalFailedError(this.path, err);
+      if (this.db.inTransaction) this.st.rollbackGroup.run();
+      throw this.failure;
+    }
+  }
+
+  private commitOnTimer(): void {
+    this.groupTimer = null;
+    if (this.closed || !this.db.inTransaction) return;
+    try {
+      this.commitGroup();
+    } catch {
+      // Kept in `failure`: the next write throws it (a timer has nobody to throw to).
+    }
+  }
+
+  private rollbackEmptyGroup(): void {
+    this.clearGroupTimer();
+    if (this.db.inTransaction) this.st.rollbackGroup.run();
+  }
+
+  private clearGroupTimer(): void {
+    if (this.groupTimer === null) return;
+    this.timers.clearTimeout(this.groupTimer);
+    this.groupTimer = null;
   }
 
   private writableRunId(): string {

@@ -45,10 +45,12 @@ export class OrderWrites<O extends JournalOrder> {
     if (row.state !== prev.state) {
       throw new JournalConflictError('state', next.key, `journal has ${row.state}, prev is ${prev.state}`);
     }
-    this.checkIds(next);
+    // prev's ids were checked and recorded when prev was written: only new ones need a look.
+    const fresh = newIds(prev, next);
+    this.checkIds(next.key, fresh);
     const seq = this.appendTransition(next.key, prev.state, next.state, event?.type ?? 'Updated', event);
     this.st.updateOrder.run(this.orderParams(next, seq));
-    this.recordIds(next, seq);
+    this.recordIds(next.key, fresh, seq);
     return { seq, fillsInserted: this.fills(next.key, fills) };
   }
 
@@ -104,7 +106,7 @@ export class OrderWrites<O extends JournalOrder> {
     this.st.insertOrder.run(this.orderParams(order, 0));
     const seq = this.appendTransition(order.key, null, order.state, eventType, event);
     this.st.setLastSeq.run(seq, order.key);
-    this.recordIds(order, seq);
+    this.recordIds(order.key, idsOf(order), seq);
     return { seq, fillsInserted: this.fills(order.key, fills) };
   }
 
@@ -113,36 +115,36 @@ export class OrderWrites<O extends JournalOrder> {
     if (this.st.orderState.get(order.key) !== undefined) {
       throw new JournalConflictError('key', order.key, 'an order with this key is already journaled');
     }
-    this.checkIds(order);
+    this.checkIds(order.key, idsOf(order));
   }
 
-  /** Throws JournalConflictError when an id of `order` belongs (or belonged) to another key. */
-  private checkIds(order: O): void {
+  /** Throws JournalConflictError when one of `ids` belongs (or belonged) to another key. */
+  private checkIds(key: string, ids: OrderIds): void {
     const claims: ['clientOrderId' | 'orderId' | 'contractId', string, string | undefined][] = [];
-    if (order.clientOrderId !== null) {
-      const owner = this.st.keyOfClientOrderId.get(order.clientOrderId)?.local_key;
-      claims.push(['clientOrderId', order.clientOrderId, owner]);
+    if (ids.clientOrderId !== null) {
+      const owner = this.st.keyOfClientOrderId.get(ids.clientOrderId)?.local_key;
+      claims.push(['clientOrderId', ids.clientOrderId, owner]);
     }
-    if (order.orderId !== null) {
-      claims.push(['orderId', order.orderId, this.st.keyOfOrderId.get(order.orderId)?.local_key]);
+    if (ids.orderId !== null) {
+      claims.push(['orderId', ids.orderId, this.st.keyOfOrderId.get(ids.orderId)?.local_key]);
     }
-    for (const c of order.contractIds) {
+    for (const c of ids.contractIds) {
       claims.push(['contractId', c, this.st.keyOfContractId.get(c)?.local_key]);
     }
     for (const [kind, id, owner] of claims) {
-      if (owner !== undefined && owner !== order.key) {
-        throw new JournalConflictError(kind, id, `belongs to order ${owner}, not ${order.key}`);
+      if (owner !== undefined && owner !== key) {
+        throw new JournalConflictError(kind, id, `belongs to order ${owner}, not ${key}`);
       }
     }
   }
 
-  /** Adds the ids `order` carries to the history tables. Ids only accumulate, never move. */
-  private recordIds(order: O, seq: number): void {
-    if (order.orderId !== null && this.st.keyOfOrderId.get(order.orderId) === undefined) {
-      this.st.insertOrderId.run(order.orderId, order.key, seq);
+  /** Adds `ids` to the history tables. Ids only accumulate, never move. */
+  private recordIds(key: string, ids: OrderIds, seq: number): void {
+    if (ids.orderId !== null && this.st.keyOfOrderId.get(ids.orderId) === undefined) {
+      this.st.insertOrderId.run(ids.orderId, key, seq);
     }
-    for (const c of order.contractIds) {
-      if (this.st.keyOfContractId.get(c) === undefined) this.st.insertContractId.run(c, order.key, seq);
+    for (const c of ids.contractIds) {
+      if (this.st.keyOfContractId.get(c) === undefined) this.st.insertContractId.run(c, key, seq);
     }
   }
 
@@ -175,4 +177,25 @@ export class OrderWrites<O extends JournalOrder> {
       at: this.clock.now(),
     };
   }
+}
+
+/** The venue-facing ids of an order that the journal indexes. */
+interface OrderIds {
+  readonly clientOrderId: string | null;
+  readonly orderId: string | null;
+  readonly contractIds: readonly string[];
+}
+
+function idsOf(order: JournalOrder): OrderIds {
+  return { clientOrderId: order.clientOrderId, orderId: order.orderId, contractIds: order.contractIds };
+}
+
+/** The ids `next` carries that `prev` did not. */
+function newIds(prev: JournalOrder, next: JournalOrder): OrderIds {
+  const had = new Set(prev.contractIds);
+  return {
+    clientOrderId: next.clientOrderId === prev.clientOrderId ? null : next.clientOrderId,
+    orderId: next.orderId === prev.orderId ? null : next.orderId,
+    contractIds: next.contractIds.filter((c) => !had.has(c)),
+  };
 }

@@ -140,6 +140,9 @@ export function prepareStatements(db: Db) {
     setMeta: db.prepare<[string, string], void>(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
     ),
+    beginGroup: db.prepare<[], void>('BEGIN IMMEDIATE'),
+    commitGroup: db.prepare<[], void>('COMMIT'),
+    rollbackGroup: db.prepare<[], void>('ROLLBACK'),
     bumpCounter: db.prepare<[string], { value: string }>(
       'UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = ? RETURNING value',
     ),
