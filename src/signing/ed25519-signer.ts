@@ -1,11 +1,19 @@
 /**
  * The Ed25519 {@link Signer}. The key is built once: the public key, its encodings and its
- * fingerprint are derived at construction; the seed lives only in an ES private field, so it is
- * not enumerable, not reachable by `Object.keys`/`JSON.stringify`, and not shown by
+ * fingerprint are derived at construction, and the seed is imported into Node's crypto (OpenSSL)
+ * and then wiped from the signer's copy. The key object lives only in an ES private field, so it
+ * is not enumerable, not reachable by `Object.keys`/`JSON.stringify`, and not shown by
  * `util.inspect`, `toString` or `toJSON`.
  */
+import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { inspect } from 'node:util';
-import { ED25519_SEED_LENGTH, ed25519PublicKey, ed25519Sign } from './ed25519.js';
+import {
+  ED25519_SEED_LENGTH,
+  ed25519PublicKey,
+  ed25519Sign,
+  ed25519SignWithKey,
+  ed25519SigningKey,
+} from './ed25519.js';
 import { decodeBase64Strict, encodeBase64 } from './encoding.js';
 import { describePublicKey, encodePublicKey, type PublicKeyInfo } from './public-key.js';
 import type { PublicKeyFormat, Signer } from './signer.js';
@@ -17,9 +25,12 @@ export interface SignerPublicInfo extends PublicKeyInfo {
   publicKeyFormat: PublicKeyFormat;
 }
 
+/** What the construction self-check signs: any fixed 32 bytes (a prepared hash is 32 bytes). */
+const SELF_CHECK_MESSAGE = createHash('sha256').update('ledger-mm ed25519 self-check').digest();
+
 /** An Ed25519 signer over a 32-byte seed. Construct with {@link signerFromSeed} or `loadSigner`. */
 export class Ed25519Signer implements Signer {
-  readonly #seed: Uint8Array;
+  readonly #key: KeyObject;
   readonly #publicKeyRaw: Uint8Array;
   readonly #info: SignerPublicInfo;
 
@@ -31,8 +42,10 @@ export class Ed25519Signer implements Signer {
   readonly fingerprint: string;
 
   /**
-   * @param seed The 32-byte RFC 8032 secret key. Copied; the caller may zero its own copy.
+   * @param seed The 32-byte RFC 8032 secret key. Not kept; the caller may zero its own copy.
    * @param publicKeyFormat How {@link publicKey} is encoded.
+   * @throws Error when Node's crypto and noble do not give the same signature for this key
+   *   (an OpenSSL without Ed25519, or a broken build): nothing would verify at the venue.
    */
   constructor(seed: Uint8Array, publicKeyFormat: PublicKeyFormat) {
     if (!(seed instanceof Uint8Array) || seed.length !== ED25519_SEED_LENGTH) {
@@ -41,8 +54,19 @@ export class Ed25519Signer implements Signer {
     if (publicKeyFormat !== 'raw' && publicKeyFormat !== 'spki') {
       throw new TypeError(`unknown public key format ${String(publicKeyFormat)}`);
     }
-    this.#seed = seed.slice();
-    this.#publicKeyRaw = ed25519PublicKey(this.#seed);
+    // A real copy: Buffer#slice would be a view, and wiping it would wipe the caller's bytes.
+    const own = Uint8Array.from(seed);
+    try {
+      this.#publicKeyRaw = ed25519PublicKey(own);
+      this.#key = ed25519SigningKey(own);
+      const native = ed25519SignWithKey(SELF_CHECK_MESSAGE, this.#key);
+      const reference = ed25519Sign(SELF_CHECK_MESSAGE, own);
+      if (native.length !== reference.length || !timingSafeEqual(native, reference)) {
+        throw new Error('Ed25519 self-check failed: node:crypto and @noble/ed25519 disagree on a signature');
+      }
+    } finally {
+      own.fill(0);
+    }
     const described = describePublicKey(this.#publicKeyRaw);
     this.#info = Object.freeze({ algorithm: 'ed25519', publicKeyFormat, ...described });
     this.publicKeyFormat = publicKeyFormat;
@@ -71,7 +95,7 @@ export class Ed25519Signer implements Signer {
         `preparedTransactionHash is not valid base64 (${preparedTransactionHashBase64.length} characters)`,
       );
     }
-    return encodeBase64(ed25519Sign(message, this.#seed));
+    return encodeBase64(ed25519SignWithKey(message, this.#key));
   }
 
   /** Both public key encodings and the fingerprint, with the algorithm and configured format. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, sign as nodeSign, verify as nodeVerify } from 'node:crypto';
 import { format, inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../../src/signing/ed25519.js';
 import { signerFromSeed } from '../../src/signing/ed25519-signer.js';
 import { hex, nodeKeysFromSeed, nodeRawPublicKey, toB64, toHex } from './helpers.js';
 import { RFC8032_VECTORS } from './rfc8032-vectors.js';
@@ -30,6 +31,18 @@ describe('RFC 8032 section 7.1 test vectors', () => {
     // sign() takes the base64 of the bytes to sign.
     const signature = signer.sign(hex(v.message).toString('base64'));
     expect(Buffer.from(signature, 'base64').toString('hex')).toBe(v.signature);
+  });
+});
+
+describe('cross-check with @noble/ed25519 (the reference implementation)', () => {
+  it('signs exactly as noble does for 50 random keys and messages', () => {
+    for (let i = 0; i < 50; i++) {
+      const seed = randomBytes(32);
+      const message = randomBytes(i === 0 ? 0 : 1 + (i % 7) * 9);
+      const signature = Buffer.from(signerFromSeed(seed).sign(message.toString('base64')), 'base64');
+      expect(toHex(signature)).toBe(toHex(ed25519Sign(message, seed)));
+      expect(ed25519Verify(signature, message, ed25519PublicKey(seed))).toBe(true);
+    }
   });
 });
 
@@ -141,11 +154,18 @@ describe('key handling', () => {
   });
 
   it('copies the seed, so the caller may zero its own copy', () => {
-    const mine = Uint8Array.from(seed);
-    const signer = signerFromSeed(mine);
-    mine.fill(0);
-    const signature = signer.sign(hex(v.message).toString('base64'));
-    expect(Buffer.from(signature, 'base64').toString('hex')).toBe(v.signature);
+    for (const mine of [Uint8Array.from(seed), Buffer.from(seed)]) {
+      const signer = signerFromSeed(mine);
+      mine.fill(0);
+      const signature = signer.sign(hex(v.message).toString('base64'));
+      expect(Buffer.from(signature, 'base64').toString('hex')).toBe(v.signature);
+    }
+  });
+
+  it("wipes its own copy of the seed, never the caller's (a Buffer's slice is a view)", () => {
+    const mine = Buffer.from(seed);
+    signerFromSeed(mine);
+    expect(mine.equals(seed)).toBe(true);
   });
 
   it('hands out copies of the public key and is frozen', () => {
