@@ -93,9 +93,12 @@ describe('the benchmarks run', () => {
       expect(f.venueUs).toBeGreaterThan(0);
       expect(f.signUs).toBeGreaterThan(0);
     }
-    // Every step of a placement is journalled first (intent, preparing … open).
-    expect(r.placements.journalWrites).toBeGreaterThanOrEqual(6);
+    // Every step of a placement is journalled first (intent, preparing … open); the
+    // relaxed ones share commits with the durable ones (intent, SubmitStarted).
+    expect(r.placements.journalWrites).toBeGreaterThanOrEqual(7);
     expect(r.cancels.journalWrites).toBeGreaterThanOrEqual(3);
+    expect(r.placements.journalCommits).toBeGreaterThanOrEqual(2);
+    expect(r.placements.journalCommits).toBeLessThan(r.placements.journalWrites);
     expect(r.venueCallsPerRoundTrip).toBeGreaterThanOrEqual(4);
     const base = {
       bench: 'ledger-mm' as const,
