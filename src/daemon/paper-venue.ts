@@ -5,6 +5,7 @@ import type { Clock } from '../core/clock.js';
 import { readStoreLock } from '../orders/journal/index.js';
 import { generateKeyFile } from '../signing/index.js';
 import type { LatencyProfile } from '../sim/latency.js';
+import type { RetentionOptions } from '../sim/engine/history-retention.js';
 import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../sim/sim-config.js';
 import { SimVenue } from '../sim/sim-venue.js';
 
@@ -36,7 +37,8 @@ export interface PaperVenueOptions {
   /**
    * How many entries each ground-truth log of the venue keeps (calls, events, commits, balance
    * snapshots, trades, reference prices): a paper session runs for days, and those logs would
-   * otherwise grow with every call. Default {@link PAPER_TRUTH_LIMIT}; null keeps everything.
+   * otherwise grow with every call. Default {@link PAPER_TRUTH_LIMIT}; null keeps everything,
+   * including every order, command and trade ({@link PAPER_HISTORY} applies otherwise).
    */
   readonly truthLimit?: number | null;
 }
@@ -47,6 +49,13 @@ export interface PaperVenueOptions {
  * `/admin/truth/*` reads then show the most recent entries only.
  */
 export const PAPER_TRUTH_LIMIT = 5_000;
+
+/**
+ * How long the paper venue keeps an ended order (and a dead prepared command) before forgetting
+ * it, and how many public trades it keeps: well past every deadline and every lookback of the
+ * daemon (5-minute prepares, 20-minute tokens, 10-minute recovery history).
+ */
+export const PAPER_HISTORY: RetentionOptions = { endedOrdersMs: 60 * 60_000, publicTrades: 5_000 };
 
 /** A running paper venue. */
 export interface PaperVenue {
@@ -108,6 +117,7 @@ export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue>
     ...(o.clock === undefined ? {} : { clock: o.clock }),
   });
   venue.engine.core.truth.bound(o.truthLimit === undefined ? PAPER_TRUTH_LIMIT : o.truthLimit);
+  if (o.truthLimit !== null) venue.engine.retainHistory(PAPER_HISTORY);
   const apiKey = venue.apiKeys.get(account.slug);
   if (apiKey === undefined) {
     await venue.close();

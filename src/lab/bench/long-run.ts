@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PAPER_CONFIG_FILE } from '../../cli/paper.js';
 import { loadConfig } from '../../config/load.js';
 import { Daemon } from '../../daemon/daemon.js';
-import { PAPER_TRUTH_LIMIT } from '../../daemon/paper-venue.js';
+import { PAPER_HISTORY, PAPER_TRUTH_LIMIT } from '../../daemon/paper-venue.js';
 import { createLogger } from '../../logging/logger.js';
 import { signerFromSeed } from '../../signing/index.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
@@ -17,8 +17,8 @@ import { linearFit } from './measure.js';
  * (config/paper.json, config/sim.json, market on, FAST latency) on a fake clock for `hours`, the
  * live heap measured after a full GC every simulated `sampleMs`. Real-time paper mode cannot show
  * a leak of a few MB an hour within ten minutes; this shows it per simulated hour (per day, by
- * extrapolation), for the product as shipped (registry eviction on, the venue's ground truth
- * bounded as `ledger-mm paper` bounds it) and, for comparison, with both off (as before).
+ * extrapolation), for the product as shipped (registry eviction on, the venue's ground truth and
+ * history bounded as `ledger-mm paper` bounds them) and, for comparison, with all off (as before).
  */
 
 /** Options of {@link runLongRun}. */
@@ -45,7 +45,10 @@ export interface LongRunFigures {
   }[];
   /** Least-squares growth of the live heap after the first hour, MiB per simulated hour. */
   readonly growthMiBPerHour: number;
-  /** Orders the daemon placed and prepared commands (the venue keeps every one: its state). */
+  /**
+   * Orders and prepared commands the venue holds at the end: every one when unbounded, the
+   * last hour's ended ones and every live one as shipped.
+   */
   readonly orders: number;
   readonly commands: number;
   readonly registryAtEnd: number;
@@ -91,7 +94,10 @@ async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promi
     seed: o.seed ?? 1,
   });
   const { venue, fake, clock } = bv;
-  if (bounded) venue.engine.core.truth.bound(PAPER_TRUTH_LIMIT);
+  if (bounded) {
+    venue.engine.core.truth.bound(PAPER_TRUTH_LIMIT);
+    venue.engine.retainHistory(PAPER_HISTORY);
+  }
   const apiKey = venue.apiKeys.get(account.slug);
   if (apiKey === undefined) throw new RangeError(`no API key for ${account.slug}`);
   const load = {

@@ -246,7 +246,7 @@ function longRunSection(l: LongRunResult): string[] {
       l.runs.map((r) => [r.config, ...hours.map((x) => at(r, x))]),
     ),
     ...table(
-      ['configuration', 'growth', 'per day', 'orders', 'commands', 'registry', 'evicted', 'wall'],
+      ['configuration', 'growth', 'per day', 'venue orders', 'venue commands', 'registry', 'evicted', 'wall'],
       l.runs.map((r) => [
         r.config,
         `${signed(r.growthMiBPerHour)} MiB/h`,
@@ -258,9 +258,9 @@ function longRunSection(l: LongRunResult): string[] {
         `${r.wallSeconds.toFixed(0)} s`,
       ]),
     ),
-    `  growth: least-squares slope after the first hour. "as shipped": registry eviction on, ground truth bounded as`,
-    `  ${'`'}ledger-mm paper${'`'} bounds it; "unbounded": both off. What "as shipped" still grows by: the simulated venue's`,
-    `  own orders and commands (its state, kept for ever) and the slower truth logs filling up to their bound.`,
+    `  growth: least-squares slope after the first hour. "as shipped": registry eviction on, the venue's ground truth and`,
+    `  history bounded as ${'`'}ledger-mm paper${'`'} bounds them (ended orders and dead commands kept an hour); "unbounded":`,
+    `  all off. venue orders / commands: what the simulated venue holds at the end.`,
   ];
 }
 

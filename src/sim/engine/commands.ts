@@ -67,4 +67,20 @@ export class CommandStore {
   all(): PreparedCommand[] {
     return [...this.byCommand.values()];
   }
+
+  /**
+   * Forgets the commands whose submitToken expired before `cutoff` and that no commit awaits
+   * (any state but `submitted`). Returns how many. See `HistoryRetention`.
+   */
+  forgetSettled(cutoff: number): number {
+    let forgotten = 0;
+    for (const cmd of this.byCommand.values()) {
+      if (cmd.tokenExpiresAt >= cutoff || cmd.state === 'submitted') continue;
+      this.byCommand.delete(cmd.commandId);
+      this.byToken.delete(cmd.submitToken);
+      this.awaiting.delete(cmd);
+      forgotten += 1;
+    }
+    return forgotten;
+  }
 }

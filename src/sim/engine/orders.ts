@@ -245,6 +245,33 @@ export class OrderStore {
     }
     return out;
   }
+
+  /**
+   * Forgets the orders that ended (a final status) before `cutoff`, from every index. Returns
+   * how many. For a venue that runs for days; see `HistoryRetention`.
+   */
+  forgetEnded(cutoff: number): number {
+    let forgotten = 0;
+    for (const [partyId, list] of this.byParty) {
+      const kept: OrderRecord[] = [];
+      for (const o of list) {
+        if (o.status === null || !FINAL.has(o.status) || o.updatedAt >= cutoff) {
+          kept.push(o);
+          continue;
+        }
+        forgotten += 1;
+        this.byId.delete(o.orderId);
+        for (const c of o.contractIds) this.byContract.delete(c);
+        if (o.clientOrderId !== null) {
+          const key = clientKey(o.partyId, o.clientOrderId);
+          if (this.byClientId.get(key) === o.orderId) this.byClientId.delete(key);
+        }
+        this.unended.get(partyId)?.delete(o);
+      }
+      if (kept.length !== list.length) this.byParty.set(partyId, kept);
+    }
+    return forgotten;
+  }
 }
 
 const FINAL: ReadonlySet<string> = new Set(['FILLED', 'CANCELLED', 'EXPIRED', 'REJECTED']);

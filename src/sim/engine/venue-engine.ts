@@ -6,6 +6,7 @@ import type { Rng } from '../rng.js';
 import type { Account, AccountInit } from './accounts.js';
 import { type CancelPrepared, prepareCancel } from './cancellation.js';
 import { EngineCore, type EngineSettings, type PairSpec, type Taker } from './engine-core.js';
+import { HistoryRetention, type RetentionOptions } from './history-retention.js';
 import { GroundTruthView } from './ground-truth-view.js';
 import { Operator } from './operator.js';
 import { type PrepareOutcome, prepareOrder } from './placement.js';
@@ -103,6 +104,16 @@ export class VenueEngine implements MarketPort {
   /** The wallet of an account as wire strings, per token. */
   balancesOf(slug: string): Record<string, { available: string; locked: string }> {
     return this.core.wallets.view(this.core.accounts.get(slug).partyId);
+  }
+
+  /**
+   * Bounds the venue's order, command and public-trade history for a long session (paper
+   * trading): see {@link HistoryRetention}. Returns the retention (its `sweep()` runs on demand).
+   */
+  retainHistory(options: RetentionOptions): HistoryRetention {
+    const retention = new HistoryRetention(this.core, options);
+    retention.start();
+    return retention;
   }
 
   /** Cancels every engine timer (pending commits and deadlines). */
