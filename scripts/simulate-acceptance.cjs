@@ -3,10 +3,12 @@
  * The acceptance check of `ledger-mm simulate` (issue "Strategy lab and benchmarks", part 1): on
  * the default paper config (config/paper.json) with realistic latencies over 24 simulated hours,
  * the daemon must quote two-sided at least 95 % of the time, at least 1.5× the cancel-then-replace
- * baseline on the same seed, with zero invariant breaks. Both runs go in worker threads at once.
- * A script, not a test: the two runs take minutes, more than CI's budget for one test.
+ * baseline on the same seed, with zero invariant breaks. Both runs go in worker threads at once
+ * (about 75 s of wall time on a 2-core machine), from the build: `npm test` runs it last, as
+ * `npm run test:acceptance`.
  *
- *   npm run build && node scripts/simulate-acceptance.cjs [hours] [seed]
+ *   npm run test:acceptance                 # build, then 24 h, seed 1
+ *   node scripts/simulate-acceptance.cjs [hours] [seed]
  *
  * Prints the figures table and each target; exits 0 when every target holds, 1 otherwise.
  * CommonJS on purpose: it only loads the compiled ESM modules (see scripts/bench-metrics.cjs).
