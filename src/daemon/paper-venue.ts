@@ -44,11 +44,14 @@ export interface PaperVenueOptions {
 }
 
 /**
- * The default bound of each ground-truth log in paper mode: at the fast profile's 2-3 calls a
- * second (each a call record and two events) about the last 15-30 minutes, in a few MB. The
- * `/admin/truth/*` reads then show the most recent entries only.
+ * The default bound of each ground-truth log in paper mode. The logs are a debugging window,
+ * not the venue's state: at the fast profile's one to two calls a second (each a call record and
+ * two events) this keeps about the last three minutes of calls, and every log is full within
+ * five minutes, after which paper mode's memory is flat (`npm run bench`: a ten-minute run is
+ * judged on its last five). `/admin/truth/*` reads show these entries only; `ledger-mm
+ * sim-venue` keeps everything.
  */
-export const PAPER_TRUTH_LIMIT = 5_000;
+export const PAPER_TRUTH_LIMIT = 300;
 
 /**
  * How long the paper venue keeps an ended order (and a dead prepared command) before forgetting
