@@ -108,14 +108,16 @@ function fresh(at: number, now: number, maxAgeMs: number): boolean {
 /**
  * The reference price of one pair from its configured source, or the reason there is none: no
  * data, data older than the source's max age, an empty side of the own-less book. The caller
- * does not quote the pair without one.
+ * does not quote the pair without one. `p` is the pair's `reference` section and, for the
+ * "external" source, its `external` section (`external.maxAgeMs`).
  */
 export function referencePrice(
   market: PairMarket,
   own: readonly OwnOrderView[],
-  params: PairStrategyParams['reference'],
+  p: Pick<PairStrategyParams, 'reference' | 'external'>,
   now: number,
 ): ReferenceResult {
+  const params = p.reference;
   const fail = (reason: string): ReferenceResult => ({ ok: false, reason });
   const ok = (price: Dec, at: number): ReferenceResult =>
     price.gt(ZERO)
@@ -147,8 +149,9 @@ export function referencePrice(
     case 'external': {
       const ext = market.external;
       if (ext === null) return fail('no external price');
-      if (!fresh(ext.at, now, params.externalMaxAgeMs)) {
-        return fail(`external price is stale (${now - ext.at} ms old, max ${params.externalMaxAgeMs})`);
+      const maxAgeMs = p.external.maxAgeMs;
+      if (!fresh(ext.at, now, maxAgeMs)) {
+        return fail(`external price is stale (${now - ext.at} ms old, max ${maxAgeMs})`);
       }
       return ok(ext.price, ext.at);
     }

@@ -107,7 +107,7 @@ function quotePair(
   if (market === undefined) return skip('no market data for the pair');
   if (inventory === null) return skip('no balances yet', true);
   const now = snapshot.now;
-  const refRes = referencePrice(market, own, p.reference, now);
+  const refRes = referencePrice(market, own, p, now);
   if (!refRes.ok) return skip(`no reference price: ${refRes.reason}`);
   const { price: ref, at } = refRes.ref;
   const withRef = (reason: string): PairOutcome => ({

@@ -162,7 +162,7 @@ describe('referencePrice', () => {
     },
   ];
   it.each(cases)('$name', (c) => {
-    const p = pairParams({ reference: { source: c.source, staticPrice: c.staticPrice ?? '' } }).reference;
+    const p = pairParams({ reference: { source: c.source, staticPrice: c.staticPrice ?? '' } });
     const r = referencePrice(market(c.market), c.own ?? [], p, NOW);
     if (c.price === null) {
       expect(r.ok).toBe(false);

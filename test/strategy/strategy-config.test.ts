@@ -46,6 +46,12 @@ describe('the strategy config section', () => {
     expect(p.levels.size.toFixed()).toBe('0.01');
   });
 
+  it('accepts every default as an override value (one table validates both)', () => {
+    const defaults = defaultStrategyConfig();
+    const c = load({ pairs: [{ pair: 'BTC/USDC', ...defaults.defaults }] });
+    expect(resolveStrategyParams(c.strategy, c.pairs)).toEqual(resolveStrategyParams(defaults, c.pairs));
+  });
+
   it.each([
     {
       name: 'negative bps',
