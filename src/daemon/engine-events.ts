@@ -1,5 +1,9 @@
 import type { Clock } from '../core/clock.js';
-import type { ExecutionEvent, ExecutionEventHub, PlacementOutcome } from '../execution/execution-events.js';
+import {
+  isExecutionEvent,
+  type ExecutionEventHub,
+  type PlacementOutcome,
+} from '../execution/execution-events.js';
 import type { EngineEvent, OrderEngine } from '../execution/order-engine.js';
 import type { MarketState } from '../market/market-state.js';
 import type { FillView } from '../observability/state-view.js';
@@ -20,20 +24,6 @@ import { AUTH_CODES } from '../market/market-pollers.js';
  * market state at once (the next cycle then places nothing) rather than after the next account
  * poll.
  */
-
-const EXECUTION_TYPES: ReadonlySet<string> = new Set<ExecutionEvent['type']>([
-  'stage',
-  'queue',
-  'placement',
-  'cancel',
-  'prepare-abandoned',
-  'echo-refused',
-  'alarm',
-  'unknown',
-  'unknown-resolved',
-  'backoff',
-  'retry',
-]);
 
 const BEFORE_REST: ReadonlySet<OrderState> = new Set(['SUBMITTING', 'SUBMITTED', 'UNKNOWN']);
 const MAX_FILLS = 20;
@@ -83,7 +73,7 @@ export class EngineEvents {
 
   /** Handles one engine event, then passes it on. */
   onEngineEvent(e: EngineEvent): void {
-    if (EXECUTION_TYPES.has(e.type)) this.o.execution.emit(e as ExecutionEvent);
+    if (isExecutionEvent(e)) this.o.execution.emit(e);
     if (e.type === 'order-transition') this.onTransition(e.key, e.from, e.to);
     if (e.type === 'fill') {
       const f = e.fill;

@@ -215,6 +215,34 @@ export type ExecutionEvent =
 /** The `type` of an {@link ExecutionEvent}. */
 export type ExecutionEventType = ExecutionEvent['type'];
 
+/** Every {@link ExecutionEventType} as a key: a type added to the union fails to compile until listed. */
+const EXECUTION_EVENT_TYPE_KEYS = {
+  stage: true,
+  queue: true,
+  placement: true,
+  cancel: true,
+  'prepare-abandoned': true,
+  'echo-refused': true,
+  alarm: true,
+  unknown: true,
+  'unknown-resolved': true,
+  backoff: true,
+  retry: true,
+} as const satisfies Record<ExecutionEventType, true>;
+
+/** The `type` of every {@link ExecutionEvent}, each once. */
+export const EXECUTION_EVENT_TYPES = Object.keys(EXECUTION_EVENT_TYPE_KEYS) as readonly ExecutionEventType[];
+
+const EXECUTION_EVENT_TYPE_SET: ReadonlySet<string> = new Set(EXECUTION_EVENT_TYPES);
+
+/**
+ * True when `event` is an {@link ExecutionEvent} (its `type` is one of
+ * {@link EXECUTION_EVENT_TYPES}), for streams that mix execution events with others.
+ */
+export function isExecutionEvent<E extends { readonly type: string }>(event: E): event is E & ExecutionEvent {
+  return EXECUTION_EVENT_TYPE_SET.has(event.type);
+}
+
 /** Receives execution events. Must not throw (a throw is swallowed, see {@link safeEmitter}). */
 export type ExecutionObserver = (event: ExecutionEvent) => void;
 

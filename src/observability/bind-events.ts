@@ -1,4 +1,9 @@
-import type { CancelOutcome, ExecutionEvent, PlacementOutcome } from '../execution/execution-events.js';
+import {
+  isExecutionEvent,
+  type CancelOutcome,
+  type ExecutionEvent,
+  type PlacementOutcome,
+} from '../execution/execution-events.js';
 import {
   ORDER_OBSERVATION_TYPES,
   observeOrderObservation,
@@ -29,24 +34,10 @@ export function bindExecutionEvents(metrics: Metrics, source: EventSource): () =
   return source.subscribe((event) => observeEvent(metrics, event));
 }
 
-const EXECUTION_TYPES: ReadonlySet<string> = new Set<ExecutionEvent['type']>([
-  'stage',
-  'queue',
-  'placement',
-  'cancel',
-  'prepare-abandoned',
-  'echo-refused',
-  'alarm',
-  'unknown',
-  'unknown-resolved',
-  'backoff',
-  'retry',
-]);
-
 /** Counts one event of any stream; unknown types are ignored. Never throws. */
 export function observeEvent(metrics: Metrics, event: { readonly type: string }): void {
   try {
-    if (EXECUTION_TYPES.has(event.type)) observeExecutionEvent(metrics, event as ExecutionEvent);
+    if (isExecutionEvent(event)) observeExecutionEvent(metrics, event);
     else if (ORDER_OBSERVATION_TYPES.has(event.type)) {
       observeOrderObservation(metrics, event as OrderObservationLike);
     }
