@@ -4,9 +4,7 @@
  * API key ends the command (exit 2) before anything is sent. A signing key that cannot be loaded
  * is reported as a failed check, next to the venue's answers, rather than ending the command.
  */
-import { parseArgs } from 'node:util';
-import { loadConfigOrExit } from '../config/load.js';
-import type { SigningConfig, VenueConfig } from '../config/schema.js';
+import type { SigningConfig } from '../config/schema.js';
 import {
   formatPreflight,
   runPreflight,
@@ -16,10 +14,14 @@ import {
 import { apiKeyHandle, scrubText } from '../logging/redact.js';
 import { KeyFileError } from '../signing/key-file-error.js';
 import { loadSigner } from '../signing/load-signer.js';
-import { createLiveVenueClient, type LiveVenueClientOptions } from '../venue/live-client.js';
+import { liveVenueOptions } from '../daemon/venue-client.js';
+import { createLiveVenueClient } from '../venue/live-client.js';
 import type { VenueClient } from '../venue/client.js';
-import type { RetryEvent } from '../venue/retry.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
+import { parseConfigJsonArgs } from './support/operator-args.js';
+import { loadOperatorConfig } from './support/operator-setup.js';
+
+const NAME = 'check';
 
 const USAGE = `Usage: ledger-mm check [--config FILE]... [--json]
 
@@ -45,44 +47,6 @@ The signing key file comes from signing.keyFile (LEDGER_MM_SIGNING_KEY_FILE).
 Exit codes: 0 every check passed (warnings allowed); 1 a check failed; 2 bad usage, invalid
 configuration or no API key (nothing was sent to the venue).
 `;
-
-function usageError(io: CommandIo, message: string): number {
-  io.stderr(`ledger-mm check: ${message}\n\n${USAGE}`);
-  return EXIT.USAGE;
-}
-
-/**
- * The live venue client's options from the `venue` section: URLs, the resolved API key and how
- * it is sent, per-call timeouts, the retry policy (one attempt budget for reads and prepares),
- * the cursor parameter and the connections per host.
- */
-export function liveVenueOptions(
-  venue: VenueConfig,
-  onRetry?: (e: RetryEvent) => void,
-): LiveVenueClientOptions {
-  return {
-    baseUrl: venue.baseUrl,
-    submitUrl: venue.submitUrl,
-    apiKey: venue.apiKey,
-    authHeader: venue.authHeader,
-    timeouts: {
-      read: venue.timeouts.defaultMs,
-      balances: venue.timeouts.balancesMs,
-      prepare: venue.timeouts.prepareMs,
-      cancelPrepare: venue.timeouts.cancelPrepareMs,
-      submit: venue.timeouts.submitMs,
-    },
-    retry: {
-      readAttempts: venue.retry.maxAttempts,
-      prepareAttempts: venue.retry.maxAttempts,
-      baseDelayMs: venue.retry.baseDelayMs,
-      maxDelayMs: venue.retry.maxDelayMs,
-    },
-    cursorParam: venue.cursorParam,
-    pool: { connections: venue.connections },
-    ...(onRetry === undefined ? {} : { onRetry }),
-  };
-}
 
 /** The signing key's fingerprint, or why it cannot be had (reported as a failed check). */
 function signingKey(signing: SigningConfig): PreflightInput['key'] {
@@ -112,32 +76,13 @@ function errorText(err: unknown): string {
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  let values: { config?: string[]; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string', short: 'c', multiple: true },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return usageError(io, errorText(err));
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  const configFiles = values.config ?? [];
-  if (configFiles.some((f) => f === '')) return usageError(io, '--config needs a file path');
+  const args = parseConfigJsonArgs(NAME, argv, io, USAGE);
+  if (!args.ok) return args.exitCode;
 
   // 1. Configuration, fully validated before anything is sent.
-  const loaded = loadConfigOrExit({ configFiles, env: io.env, cwd: io.cwd }, io);
+  const loaded = loadOperatorConfig(NAME, args.value.configFiles, io, USAGE);
   if (!loaded.ok) return loaded.exitCode;
-  const { config } = loaded;
+  const config = loaded.value;
   const { venue } = config;
   if (venue.apiKey === '') {
     io.stderr(
@@ -175,7 +120,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     await client.close();
   }
 
-  if (values.json === true) {
+  if (args.value.json) {
     const out = {
       ok: report.ok,
       venue: { baseUrl: venue.baseUrl, apiKey: handle },
@@ -197,7 +142,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 
 /** The `check` subcommand. */
 export const checkCommand: Command = {
-  name: 'check',
+  name: NAME,
   summary: 'Run the onboarding preflight against the configured venue (read-only) and print the report',
   usage: USAGE,
   run,

@@ -5,7 +5,6 @@
  * venue (account, resting orders per pair and side, balances) and the journal (non-terminal
  * orders by local state, UNKNOWN and STRANDED highlighted).
  */
-import { parseArgs } from 'node:util';
 import { ZERO, dec, toWire, type Dec } from '../core/decimal.js';
 import type { MmConfig } from '../config/schema.js';
 import { apiKeyHandle, scrubText } from '../logging/redact.js';
@@ -23,7 +22,8 @@ import {
   readJournal,
   type JournalRead,
 } from './support/journal-reader.js';
-import { errorText, loadOperatorConfig, operatorVenueClient, usageError } from './support/operator-setup.js';
+import { parseConfigJsonArgs } from './support/operator-args.js';
+import { errorText, loadOperatorConfig, operatorVenueClient } from './support/operator-setup.js';
 import { localOrderRow, localOrderTable, type LocalOrderRow } from './support/order-rows.js';
 import { formatTable } from './support/text-table.js';
 
@@ -119,27 +119,10 @@ function summariseJournal(read: JournalRead): JournalSummary {
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  let values: { config?: string[]; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string', short: 'c', multiple: true },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return usageError(io, NAME, USAGE, errorText(err));
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  const json = values.json === true;
-  const loaded = loadOperatorConfig(NAME, values.config ?? [], io, USAGE);
+  const args = parseConfigJsonArgs(NAME, argv, io, USAGE);
+  if (!args.ok) return args.exitCode;
+  const { configFiles, json } = args.value;
+  const loaded = loadOperatorConfig(NAME, configFiles, io, USAGE);
   if (!loaded.ok) return loaded.exitCode;
   const config = loaded.value;
 

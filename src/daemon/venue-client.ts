@@ -1,5 +1,6 @@
-import { liveVenueOptions } from '../cli/check.js';
+import type { VenueConfig } from '../config/schema.js';
 import { VenueClient, createLiveVenueClient } from '../venue/index.js';
+import type { LiveVenueClientOptions, RetryEvent } from '../venue/index.js';
 import type { DaemonOptions } from './daemon-types.js';
 
 /**
@@ -17,4 +18,37 @@ export function createDaemonVenueClient(
     return createLiveVenueClient({ ...options, ...hooks, ...random, clock: o.clock });
   const { pool: _pool, ...client } = options;
   return new VenueClient({ ...client, ...hooks, ...random, clock: o.clock, transport: o.transport });
+}
+
+/**
+ * The live venue client's options from the `venue` section: URLs, the resolved API key and how
+ * it is sent, per-call timeouts, the retry policy (one attempt budget for reads and prepares),
+ * the cursor parameter and the connections per host.
+ */
+export function liveVenueOptions(
+  venue: VenueConfig,
+  onRetry?: (e: RetryEvent) => void,
+): LiveVenueClientOptions {
+  return {
+    baseUrl: venue.baseUrl,
+    submitUrl: venue.submitUrl,
+    apiKey: venue.apiKey,
+    authHeader: venue.authHeader,
+    timeouts: {
+      read: venue.timeouts.defaultMs,
+      balances: venue.timeouts.balancesMs,
+      prepare: venue.timeouts.prepareMs,
+      cancelPrepare: venue.timeouts.cancelPrepareMs,
+      submit: venue.timeouts.submitMs,
+    },
+    retry: {
+      readAttempts: venue.retry.maxAttempts,
+      prepareAttempts: venue.retry.maxAttempts,
+      baseDelayMs: venue.retry.baseDelayMs,
+      maxDelayMs: venue.retry.maxDelayMs,
+    },
+    cursorParam: venue.cursorParam,
+    pool: { connections: venue.connections },
+    ...(onRetry === undefined ? {} : { onRetry }),
+  };
 }

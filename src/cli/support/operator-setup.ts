@@ -12,7 +12,7 @@ import type { Signer } from '../../signing/signer.js';
 import type { VenueClient } from '../../venue/client.js';
 import { VenueError } from '../../venue/errors.js';
 import { createLiveVenueClient } from '../../venue/live-client.js';
-import { liveVenueOptions } from '../check.js';
+import { liveVenueOptions } from '../../daemon/venue-client.js';
 import { EXIT, type CommandIo } from '../command.js';
 
 /** A setup step's result: the value, or the exit code the command returns (the reason is printed). */
