@@ -99,36 +99,27 @@ function plan(metrics: Metrics, v: DaemonStateView) {
       const labels = { pair, side: sideLabel(q.side), level: L.level.value(String(q.level)) };
       const k = `${labels.side}|${labels.level}`;
       slots.set(k, { labels, value: (slots.get(k)?.value ?? 0) + 1 });
-      if (q.referenceAt !== null) out.quoteAge.push({ labels, value: sec(q.referenceAt) });
+      putKnown(out.quoteAge, labels, q.referenceAt, sec);
     }
     out.live.push(...slots.values());
     const s = summarizeQuotes(p);
-    if (s.bestBid !== null) out.bestBid.push({ labels: { pair }, value: toMetricNumber(s.bestBid) });
-    if (s.bestAsk !== null) out.bestAsk.push({ labels: { pair }, value: toMetricNumber(s.bestAsk) });
-    if (s.spreadBps !== null) out.spread.push({ labels: { pair }, value: toMetricNumber(s.spreadBps) });
+    const byPair = { pair };
+    putKnown(out.bestBid, byPair, s.bestBid, toMetricNumber);
+    putKnown(out.bestAsk, byPair, s.bestAsk, toMetricNumber);
+    putKnown(out.spread, byPair, s.spreadBps, toMetricNumber);
     out.twoSided.push({ pair, twoSided: s.twoSided });
-    if (p.reference !== null) {
-      out.reference.push({ labels: { pair }, value: toMetricNumber(p.reference.price) });
-      out.referenceAge.push({ labels: { pair }, value: sec(p.reference.at) });
-    }
-    if (p.inventory !== null) {
-      out.inventoryBase.push({ labels: { pair }, value: toMetricNumber(p.inventory.base) });
-      if (p.inventory.quote !== undefined) {
-        out.inventoryQuote.push({ labels: { pair }, value: toMetricNumber(p.inventory.quote) });
-      }
-    }
-    if (p.pnl !== null) {
-      if (p.pnl.realised !== undefined) {
-        out.pnlRealised.push({ labels: { pair }, value: toMetricNumber(p.pnl.realised) });
-      }
-      out.pnlMarked.push({ labels: { pair }, value: toMetricNumber(p.pnl.marked) });
-    }
+    putKnown(out.reference, byPair, p.reference?.price, toMetricNumber);
+    putKnown(out.referenceAge, byPair, p.reference?.at, sec);
+    putKnown(out.inventoryBase, byPair, p.inventory?.base, toMetricNumber);
+    putKnown(out.inventoryQuote, byPair, p.inventory?.quote, toMetricNumber);
+    putKnown(out.pnlRealised, byPair, p.pnl?.realised, toMetricNumber);
+    putKnown(out.pnlMarked, byPair, p.pnl?.marked, toMetricNumber);
     if (p.riskState !== null) {
       for (const state of RISK_STATES) {
         out.risk.push({ labels: { pair, state }, value: p.riskState === state ? 1 : 0 });
       }
     }
-    if (p.foreignOrders !== undefined) out.foreign.push({ labels: { pair }, value: p.foreignOrders });
+    putKnown(out.foreign, byPair, p.foreignOrders, count);
   }
   for (const [token, b] of Object.entries(v.balances ?? {})) {
     const labels = { token: L.token.value(token) };
@@ -141,9 +132,7 @@ function plan(metrics: Metrics, v: DaemonStateView) {
       pair: pv.pair === null ? '' : L.pair.value(pv.pair),
     };
     out.pollerAt.push({ labels, value: pv.lastSuccessAt === null ? 0 : msToSeconds(pv.lastSuccessAt) });
-    if (pv.consecutiveFailures !== undefined) {
-      out.pollerFailures.push({ labels, value: pv.consecutiveFailures });
-    }
+    putKnown(out.pollerFailures, labels, pv.consecutiveFailures, count);
   }
   const rb = v.rateBudget;
   if (rb !== undefined && rb !== null) {
@@ -153,6 +142,24 @@ function plan(metrics: Metrics, v: DaemonStateView) {
     };
   }
   return out;
+}
+
+/**
+ * Adds the sample of `labels` when `value` is known. An unknown value adds none, so the series
+ * disappears at {@link replace} rather than keeping a stale value.
+ */
+function putKnown<T>(
+  samples: Sample[],
+  labels: Labels,
+  value: T | null | undefined,
+  toNumber: (value: T) => number,
+): void {
+  if (value !== null && value !== undefined) samples.push({ labels, value: toNumber(value) });
+}
+
+/** A count is a sample value as it is. */
+function count(n: number): number {
+  return n;
 }
 
 function recordQueues(metrics: Metrics, v: DaemonStateView): void {
@@ -183,16 +190,29 @@ function apply(
   const { quoting: q, money: m, control: c, orders: o, venue: vm } = metrics;
   for (const s of p.live) knownSlots.set(`${s.labels.pair}|${s.labels.side}|${s.labels.level}`, s.labels);
   const live = new Map(p.live.map((s) => [`${s.labels.pair}|${s.labels.side}|${s.labels.level}`, s.value]));
-  replace(
-    q.liveQuotes,
-    [...knownSlots].map(([k, labels]) => ({ labels, value: live.get(k) ?? 0 })),
-  );
-  replace(q.quoteReferenceAge, p.quoteAge);
-  replace(q.bestBid, p.bestBid);
-  replace(q.bestAsk, p.bestAsk);
-  replace(q.spreadBps, p.spread);
-  replace(q.referencePrice, p.reference);
-  replace(q.referenceAge, p.referenceAge);
+  const liveQuotes = [...knownSlots].map(([k, labels]) => ({ labels, value: live.get(k) ?? 0 }));
+  const series: readonly (readonly [SettableGauge, readonly Sample[]])[] = [
+    [q.liveQuotes, liveQuotes],
+    [q.quoteReferenceAge, p.quoteAge],
+    [q.bestBid, p.bestBid],
+    [q.bestAsk, p.bestAsk],
+    [q.spreadBps, p.spread],
+    [q.referencePrice, p.reference],
+    [q.referenceAge, p.referenceAge],
+    [m.inventoryBase, p.inventoryBase],
+    [m.inventoryQuote, p.inventoryQuote],
+    [m.pnlRealised, p.pnlRealised],
+    [m.pnlMarked, p.pnlMarked],
+    [m.balanceAvailable, p.available],
+    [m.balanceLocked, p.locked],
+    [c.riskState, p.risk],
+    [c.accountStatus, p.account],
+    [o.ordersByState, p.orders],
+    [o.foreignOrders, p.foreign],
+    [vm.pollerLastSuccess, p.pollerAt],
+    [vm.pollerFailures, p.pollerFailures],
+  ];
+  for (const [gauge, samples] of series) replace(gauge, samples);
   q.twoSided.reset();
   for (const { pair, twoSided } of p.twoSided) {
     q.twoSided.set({ pair }, twoSided ? 1 : 0);
@@ -202,18 +222,6 @@ function apply(
     else q.twoSidedSeconds.inc({ pair }, 0);
     if (prev === undefined || p.now >= prev.at) twoSidedSince.set(pair, { twoSided, at: p.now });
   }
-  replace(m.inventoryBase, p.inventoryBase);
-  replace(m.inventoryQuote, p.inventoryQuote);
-  replace(m.pnlRealised, p.pnlRealised);
-  replace(m.pnlMarked, p.pnlMarked);
-  replace(m.balanceAvailable, p.available);
-  replace(m.balanceLocked, p.locked);
-  replace(c.riskState, p.risk);
-  replace(c.accountStatus, p.account);
-  replace(o.ordersByState, p.orders);
-  replace(o.foreignOrders, p.foreign);
-  replace(vm.pollerLastSuccess, p.pollerAt);
-  replace(vm.pollerFailures, p.pollerFailures);
   if (p.rate !== null) {
     vm.rateTokens.set(p.rate.tokens);
     vm.rateHeadroom.set(p.rate.ratio);
