@@ -14,8 +14,9 @@ import type { FillInput, JournalEvent, JournalOrder } from './types.js';
  *
  * The registry calls `writeAhead` before it stores a change; if the journal throws, the registry
  * changes nothing and the caller must not make the venue call that depended on the change.
- * Every write is committed before the hook returns; {@link durabilityOf} decides which are also
- * fsynced (all but a few pieces of pure progress).
+ * Every write is in the store (the journal's readers see it) when the hook returns;
+ * {@link durabilityOf} decides which are committed and fsynced at once (all but a few pieces of
+ * pure progress) and which wait for the journal's group commit.
  */
 
 /** What the journal needs from a registry transition record. */
@@ -39,7 +40,7 @@ function isFillEffect(effect: { readonly type: string }): effect is FillEffectLi
 }
 
 /**
- * Events whose change may be committed `relaxed` (no fsync; see {@link Durability}): each records
+ * Events whose change may wait for the group commit (`relaxed`, see {@link Durability}): each records
  * progress that no venue call depends on, so a crash that drops it leaves the order one step
  * back, in a state recovery settles by reading the venue. Everything else (the intent,
  * SubmitStarted, every cancel step before its submission, every terminal state, every fill) is
