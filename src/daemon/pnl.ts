@@ -71,16 +71,20 @@ export function realised(inv: PairInventory): Dec {
   return matched.times(inv.sellNotional.div(inv.sold).minus(inv.buyNotional.div(inv.bought)));
 }
 
-/** The risk gate's inputs from positions: net base and PnL by pair. */
+/**
+ * The risk gate's inputs from positions: net base and PnL by pair. The PnL of a position with no
+ * mark yet is null (not known): its quote flow alone would read as a loss or a gain of the whole
+ * position's value to the daily loss guard.
+ */
 export function riskInputs(positions: readonly PairPosition[]): {
   inventory: Record<string, Dec>;
-  pnl: Record<string, Dec>;
+  pnl: Record<string, Dec | null>;
 } {
   const inventory: Record<string, Dec> = {};
-  const pnl: Record<string, Dec> = {};
+  const pnl: Record<string, Dec | null> = {};
   for (const p of positions) {
     inventory[p.pair] = p.base;
-    pnl[p.pair] = p.pnl;
+    pnl[p.pair] = p.mark === null && !p.base.isZero() ? null : p.pnl;
   }
   return { inventory, pnl };
 }

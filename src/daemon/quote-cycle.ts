@@ -6,6 +6,9 @@ import type { TrackedOrder } from '../orders/order-state-machine.js';
 import {
   evaluate,
   initialRiskState,
+  sameDailyLoss,
+  utcDay,
+  type DailyLossState,
   type PlaceAction,
   type RiskState,
   type RiskVerdict,
@@ -19,11 +22,14 @@ import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
 import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
 import { ownOrdersView } from './own-orders-view.js';
 import { riskInputs, type PairPosition, type Positions } from './pnl.js';
+import type { RiskMemory, RiskMemoryEvent } from './risk-memory.js';
 
 /**
- * One pass of the quoting loop, synchronous and free of IO: snapshot → own orders → strategy →
- * reconciler → risk gate → dispatch (cancels to the pool at once, placements to the pipeline).
- * The risk gate's state is carried from one pass to the next.
+ * One pass of the quoting loop, synchronous: snapshot → own orders → strategy → reconciler →
+ * risk gate → dispatch (cancels to the pool at once, placements to the pipeline). The risk gate's
+ * state is carried from one pass to the next. The only IO is the injected risk memory's: the
+ * daily loss state is loaded once, when the risk state is seeded, and saved after a pass that
+ * changed it, so a restart within the day keeps the day's baselines and halts.
  */
 
 /** What one pass saw and decided (kept for status, logs and tests). */
@@ -57,6 +63,16 @@ export interface QuoteCycleDeps {
   readonly canPlace: () => boolean;
   /** The reconciler (default `planReconcile`; the lab plugs its baselines here). */
   readonly reconciler?: typeof planReconcile;
+  /**
+   * Durable daily loss state (the daemon's: the journal's meta). Loaded when the risk state is
+   * seeded, and used when it is of the current UTC day; saved after a pass that changed it (a new
+   * day, a pair's first baseline of the day, a halt latched), not on every pass. A failing load
+   * starts the day afresh; a failing save leaves the state in memory, quoting goes on, and each
+   * later pass retries. Absent: the state lives in memory only.
+   */
+  readonly riskMemory?: RiskMemory;
+  /** Told what happened to the risk memory (restored, failures). Must not throw. */
+  readonly onRiskMemory?: (event: RiskMemoryEvent) => void;
 }
 
 /** Priority of the risk gate's cancels in the cancel pool (others run at 0). */
@@ -75,6 +91,9 @@ export class QuoteCycle {
   private riskState: RiskState | null = null;
   private lastReport: CycleReport | null = null;
   private passes = 0;
+  /** The daily loss state last saved to (or restored from) the risk memory. */
+  private stored: DailyLossState | null = null;
+  private saveFailing = false;
 
   constructor(private readonly d: QuoteCycleDeps) {}
 
@@ -104,7 +123,7 @@ export class QuoteCycle {
     const strategy = computeQuotes(snapshot, own, balances, params.strategy);
     const plan = (this.d.reconciler ?? planReconcile)(strategy, own, balances, params.reconcile);
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
-    this.riskState ??= initialRiskState(now, params.risk);
+    this.riskState ??= this.seedRisk(now, params);
     const verdict = evaluate(
       this.riskState,
       {
@@ -135,6 +154,7 @@ export class QuoteCycle {
     if (this.d.canPlace()) {
       for (const a of verdict.allowed) if (a.type === 'place' && dispatch.place(a)) placed += 1;
     }
+    this.remember(verdict.state.dailyLoss, now);
     this.passes += 1;
     const report = {
       at: now,
@@ -170,6 +190,50 @@ export class QuoteCycle {
     const asOrder = { ...viewOf(entry), since: now };
     if (!orderFits(asOrder, quote, params.reconcile, now).fits) return false;
     return this.riskAllows(entry, quote, inputs, strategy, params);
+  }
+
+  /** The gate's first state: fresh, with the day's daily loss state when the memory has it. */
+  private seedRisk(now: number, params: LiveParams): RiskState {
+    const initial = initialRiskState(now, params.risk);
+    const memory = this.d.riskMemory;
+    if (memory === undefined) return initial;
+    let loaded: DailyLossState | null = null;
+    try {
+      loaded = memory.load();
+    } catch (error) {
+      this.report({ type: 'load-failed', error, at: now });
+    }
+    // A state of an earlier (or a later) day is no use: the guard starts the day afresh.
+    if (loaded === null || loaded.day !== utcDay(now)) return initial;
+    this.stored = loaded;
+    this.report({ type: 'restored', state: loaded, at: now });
+    return { ...initial, dailyLoss: loaded };
+  }
+
+  /** Saves the daily loss state when it differs from the one stored. Never throws. */
+  private remember(state: DailyLossState | null, now: number): void {
+    const memory = this.d.riskMemory;
+    if (memory === undefined || state === null || sameDailyLoss(this.stored, state)) return;
+    try {
+      memory.save(state);
+    } catch (error) {
+      if (!this.saveFailing) this.report({ type: 'save-failed', error, at: now });
+      this.saveFailing = true;
+      return;
+    }
+    this.stored = state;
+    if (this.saveFailing) {
+      this.saveFailing = false;
+      this.report({ type: 'saved-again', at: now });
+    }
+  }
+
+  private report(event: RiskMemoryEvent): void {
+    try {
+      this.d.onRiskMemory?.(event);
+    } catch {
+      // A report must never break the pass.
+    }
   }
 
   private riskAllows(

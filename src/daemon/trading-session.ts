@@ -12,6 +12,7 @@ import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
 import { OrderDispatch } from './order-dispatch.js';
 import type { Positions } from './pnl.js';
 import { QuoteCycle } from './quote-cycle.js';
+import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from './risk-memory.js';
 
 /** What a session shares with the daemon. */
 export interface SessionDeps {
@@ -35,7 +36,9 @@ export interface SessionDeps {
 /**
  * Everything that trades, around one order engine: the dispatch of verdicts to the engine, the
  * quote cycle, and the daemon's loops. Built when the engine is (before its recovery runs, so
- * every event of the recovery is seen), started once the recovery is over.
+ * every event of the recovery is seen), started once the recovery is over. The quote cycle's
+ * daily loss state is kept in the engine's journal (`risk-memory.ts`): a restored halt is logged,
+ * an unreadable one is a warning (the day starts afresh), a failing save an `internal-error` alarm.
  */
 export class TradingSession {
   readonly dispatch: OrderDispatch;
@@ -63,6 +66,8 @@ export class TradingSession {
       params: d.params,
       canPlace: d.canPlace,
       ...(d.reconciler === undefined ? {} : { reconciler: d.reconciler }),
+      riskMemory: journalRiskMemory(() => engine.meta),
+      onRiskMemory: (e) => this.onRiskMemory(e),
     });
     engine.subscribe((e) => d.events.onEngineEvent(e));
   }
@@ -88,6 +93,44 @@ export class TradingSession {
     await this.loops?.close();
   }
 
+  private onRiskMemory(e: RiskMemoryEvent): void {
+    const { logger } = this.d;
+    switch (e.type) {
+      case 'restored': {
+        const halted = Object.keys(e.state.halted).sort();
+        const pairs = Object.keys(e.state.baseline).length;
+        logger.info(
+          { day: e.state.day, pairs, halted },
+          halted.length === 0
+            ? `daily loss baselines of ${pairs} pair(s) restored from the store`
+            : `daily loss state restored from the store: ${halted.join(', ')} halted until the UTC day ends`,
+        );
+        return;
+      }
+      case 'load-failed':
+        logger.warn(
+          { err: e.error, key: RISK_MEMORY_KEY },
+          "daily loss state not restored; the day's baselines start afresh",
+        );
+        return;
+      case 'save-failed':
+        this.d.emit({
+          type: 'alarm',
+          reason: 'internal-error',
+          key: null,
+          detail:
+            `saving the daily loss state (meta ${RISK_MEMORY_KEY}) failed: ${describe(e.error)}; ` +
+            'it holds in memory and each cycle retries, but until a save succeeds a restart would restore ' +
+            'an older state (without the halts latched since)',
+          at: e.at,
+        });
+        return;
+      case 'saved-again':
+        logger.info({ key: RISK_MEMORY_KEY }, 'daily loss state saved again');
+        return;
+    }
+  }
+
   /** A balances poll was just taken: the local wallet's baseline (see local-balances.ts). */
   onBalancesPolled(at: number): void {
     if (this.engine.state !== 'ready') return;
@@ -95,4 +138,8 @@ export class TradingSession {
     const locks = ownLocks(this.engine.orders.active(), this.dispatch.pendingIntents, pairs);
     this.d.balances.onPoll(at, locks.resting, fillFlow(this.engine.inventory, pairs));
   }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

@@ -40,6 +40,17 @@ export type OrdersView = Omit<
   'apply' | 'createIntent' | 'adoptForeign' | 'restore' | 'onTransition' | 'evictTerminal'
 >;
 
+/**
+ * The journal's `meta` table, for state of the daemon's own that must outlive the process (the
+ * daily loss guard's, `risk.daily_loss`). Values are text; `set` is a durable write (it survives
+ * a crash once it returns) and throws when the journal cannot take it (closed, failed, a key the
+ * journal owns, the disk).
+ */
+export interface EngineMeta {
+  get(key: string): string | undefined;
+  set(key: string, value: string): void;
+}
+
 /** Options of {@link OrderEngine}. */
 export interface OrderEngineOptions {
   readonly venue: VenueClient;
@@ -139,6 +150,19 @@ export class OrderEngine {
   /** Inventory derived from fills (seeded from the journal on start). Throws before start. */
   get inventory(): InventoryView {
     return this.must().inventory;
+  }
+
+  /**
+   * The journal's `meta` values (see {@link EngineMeta}); the journal itself stays the engine's.
+   * Usable once {@link start} has opened the journal, until {@link close} closes it. Throws before
+   * start; the view's methods throw once the journal is closed.
+   */
+  get meta(): EngineMeta {
+    const { journal } = this.must();
+    return {
+      get: (key) => journal.getMeta(key),
+      set: (key, value) => journal.setMeta(key, value),
+    };
   }
 
   /** Orders left alone under the `ignore` policy: untracked, but they count against caps. */

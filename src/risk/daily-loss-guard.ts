@@ -12,8 +12,16 @@ import type { Dec } from '../core/decimal.js';
  * A halt latches until the next UTC day boundary, computed from `now`; then the baselines are
  * taken afresh and every pair resumes.
  *
- * State lives in memory: after a restart the day's baseline is the PnL at restart, so a loss
- * taken before the restart is not counted again.
+ * A pair whose PnL is not known (null: a position with no price to mark it at yet, as on the
+ * first passes after a start) is left alone that step: no baseline is taken from it, it is not
+ * checked against `perPair` and adds nothing to its group's loss (it is still halted with its
+ * group). Its quote flow alone is no PnL, and a baseline or a latched halt taken from it would be
+ * wrong for the rest of the day.
+ *
+ * The guard itself is pure; its state outlives a restart: the daemon stores it in the order
+ * journal after every change (`daily-loss-codec.ts` encodes it) and restores it on start when it
+ * is of the current UTC day, so a loss taken before a restart still counts and a halt stays
+ * latched until the day ends. A state of an earlier day is dropped (the day starts afresh).
  */
 
 /** The guard's state for one UTC day. */
@@ -35,7 +43,7 @@ export interface DailyLossParams {
 /** The result of one step. */
 export interface DailyLossStep {
   readonly state: DailyLossState;
-  /** PnL since the day began, per pair. */
+  /** PnL since the day began, per pair (pairs whose PnL is not known are absent). */
   readonly dailyPnl: Readonly<Record<string, Dec>>;
   /** When the current UTC day ends, ms. */
   readonly dayEndsAt: number;
@@ -44,6 +52,11 @@ export interface DailyLossStep {
 /** Milliseconds in a UTC day (the epoch has no leap seconds). */
 export const DAY_MS = 86_400_000;
 
+/** The UTC day of `now` (ms since the epoch): `⌊now / 86 400 000⌋`. */
+export function utcDay(now: number): number {
+  return Math.floor(now / DAY_MS);
+}
+
 /** The cumulative PnL of a position marked to `mid`: quote flow plus the base position at mid. */
 export function markToMid(position: { readonly base: Dec; readonly quote: Dec }, mid: Dec): Dec {
   return position.quote.plus(position.base.times(mid));
@@ -51,17 +64,18 @@ export function markToMid(position: { readonly base: Dec; readonly quote: Dec },
 
 /**
  * Advances the guard to `now`. `pairs` are the pairs to watch (with `quoteOf` giving each one's
- * quote instrument); a pair without a PnL entry counts as 0.
+ * quote instrument); a pair without a PnL entry counts as 0, a null entry is not known (see the
+ * module doc).
  */
 export function stepDailyLoss(
   state: DailyLossState | null,
-  pnl: Readonly<Record<string, Dec>>,
+  pnl: Readonly<Record<string, Dec | null>>,
   pairs: readonly string[],
   quoteOf: (pair: string) => string,
   now: number,
   params: DailyLossParams,
 ): DailyLossStep {
-  const day = Math.floor(now / DAY_MS);
+  const day = utcDay(now);
   const fresh = state === null || state.day !== day;
   const baseline: Record<string, Dec> = fresh ? {} : { ...state.baseline };
   const halted: Record<string, string> = fresh ? {} : { ...state.halted };
@@ -69,7 +83,12 @@ export function stepDailyLoss(
   const groups = new Map<string, { loss: Dec; pairs: string[] }>();
 
   for (const pair of pairs) {
-    const current = pnl[pair] ?? ZERO;
+    const quote = quoteOf(pair);
+    const group = groups.get(quote) ?? { loss: ZERO, pairs: [] };
+    group.pairs.push(pair);
+    groups.set(quote, group);
+    const current = pnl[pair] === undefined ? ZERO : pnl[pair];
+    if (current === null) continue;
     baseline[pair] ??= current;
     const daily = current.minus(baseline[pair]);
     dailyPnl[pair] = daily;
@@ -77,11 +96,7 @@ export function stepDailyLoss(
       halted[pair] =
         `day loss ${daily.neg().toFixed()} beyond the per-pair limit ${params.perPair.toFixed()}`;
     }
-    const quote = quoteOf(pair);
-    const group = groups.get(quote) ?? { loss: ZERO, pairs: [] };
     group.loss = group.loss.plus(daily);
-    group.pairs.push(pair);
-    groups.set(quote, group);
   }
   for (const [quote, group] of groups) {
     if (!group.loss.lt(params.total.neg())) continue;

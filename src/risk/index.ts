@@ -16,7 +16,13 @@ export type {
 } from './risk-types.js';
 export { bucketForLimit, fullBucket, refill, take } from './token-bucket.js';
 export type { TakeResult, TokenBucketConfig, TokenBucketState } from './token-bucket.js';
-export { DAY_MS, markToMid, stepDailyLoss } from './daily-loss-guard.js';
+export { DAY_MS, markToMid, stepDailyLoss, utcDay } from './daily-loss-guard.js';
+export {
+  DAILY_LOSS_CODEC_VERSION,
+  decodeDailyLoss,
+  encodeDailyLoss,
+  sameDailyLoss,
+} from './daily-loss-codec.js';
 export type { DailyLossParams, DailyLossState, DailyLossStep } from './daily-loss-guard.js';
 export { CLOSED_BREAKER, backoffMs, stepBreaker } from './error-breaker.js';
 export type { BreakerParams, BreakerState, BreakerStep } from './error-breaker.js';

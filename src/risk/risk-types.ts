@@ -101,8 +101,11 @@ export interface RiskInput {
   readonly ownOrders: readonly OwnOrderView[];
   /** Net base position per pair since inception (base units; a missing pair is flat). */
   readonly inventory: Readonly<Record<string, Dec>>;
-  /** Cumulative marked-to-mid PnL per pair, in its quote instrument (a missing pair is 0). */
-  readonly pnl: Readonly<Record<string, Dec>>;
+  /**
+   * Cumulative marked-to-mid PnL per pair, in its quote instrument (a missing pair is 0; null: not
+   * known yet, a position with no price to mark it at — the daily loss guard then skips the pair).
+   */
+  readonly pnl: Readonly<Record<string, Dec | null>>;
   /** Consecutive failures of the placement pipeline; 0 after a success. */
   readonly pipelineFailures: number;
   /** Evaluation time, ms (normally `snapshot.now`). */

@@ -9,6 +9,7 @@ import {
   registrySlot,
   type PendingIntent,
 } from '../../src/daemon/own-orders-view.js';
+import { riskInputs, type PairPosition } from '../../src/daemon/pnl.js';
 import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/readiness.js';
 import { SignalRelay } from '../../src/daemon/signals.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
@@ -165,6 +166,28 @@ describe('the book watch', () => {
     expect(w.stale(60_000, 5_000)).toEqual([]);
     w.changedAfter('BTC/USDC', 12_000, 13_000, 'our order rested');
     expect(w.stale(18_001, 5_000).map((s) => s.proof)).toEqual(['our order rested']);
+  });
+});
+
+describe('the risk inputs from positions', () => {
+  const position = (base: string, quote: string, mark: string | null, pnl: string): PairPosition => ({
+    pair: 'BTC/USDC',
+    base: dec(base),
+    quote: dec(quote),
+    mark: mark === null ? null : dec(mark),
+    pnl: dec(pnl),
+    realised: ZERO,
+    fills: 1,
+  });
+
+  it.each<{ name: string; p: PairPosition; pnl: string | null }>([
+    { name: 'marked', p: position('0.5', '-30000', '61000', '500'), pnl: '500' },
+    { name: 'flat, no mark: the quote flow is the PnL', p: position('0', '12.5', null, '12.5'), pnl: '12.5' },
+    { name: 'a position with no mark: not known', p: position('0.5', '-30000', null, '-30000'), pnl: null },
+  ])('$name', ({ p, pnl }) => {
+    const r = riskInputs([p]);
+    expect(r.inventory['BTC/USDC']!.toFixed()).toBe(p.base.toFixed());
+    expect(r.pnl['BTC/USDC'] === null ? null : r.pnl['BTC/USDC']!.toFixed()).toBe(pnl);
   });
 });
 

@@ -174,4 +174,26 @@ describe('OrderEngine', () => {
     expect(third.state).toBe('ready');
     await settle(env, third.close());
   });
+
+  it('meta: a value set after start is read back after a restart on the same store; refused before start and after close', async () => {
+    const path = env.storePath();
+    const d = startDaemon(env, path);
+    expect(() => d.engine.meta).toThrow(/not started/);
+    await settle(env, d.engine.start());
+    const meta = d.engine.meta;
+    expect(meta.get('risk.daily_loss')).toBeUndefined();
+    meta.set('risk.daily_loss', '{"v":1}');
+    meta.set('risk.daily_loss', '{"v":2}'); // replaces
+    expect(meta.get('risk.daily_loss')).toBe('{"v":2}');
+    // The journal's own keys stay the journal's.
+    expect(() => meta.set('client_order_counter', '0')).toThrow(/owned by the journal/);
+    await settle(env, d.engine.close());
+    expect(() => meta.get('risk.daily_loss')).toThrow();
+    expect(() => meta.set('risk.daily_loss', 'x')).toThrow();
+
+    const again = startDaemon(env, path);
+    await settle(env, again.engine.start());
+    expect(again.engine.meta.get('risk.daily_loss')).toBe('{"v":2}');
+    await settle(env, again.engine.close());
+  });
 });

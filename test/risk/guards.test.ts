@@ -140,6 +140,34 @@ describe('daily loss guard', () => {
     expect(r.state.day).toBe(next / DAY_MS);
   });
 
+  it('a pair whose PnL is not known (null) takes no baseline, is not checked, keeps its halt and still halts with its group', () => {
+    const pnl = (over: Record<string, Dec | null>) => over;
+    const raw = (s: DailyLossState | null, p: Record<string, Dec | null>, now: number) =>
+      stepDailyLoss(s, p, pairs, quoteOf, now, lim);
+    // Unknown at first sight: no baseline until a PnL is known, then measured from there.
+    let r = raw(null, pnl({ 'A/USDC': null, 'B/USDC': d('0') }), T0);
+    expect(Object.keys(r.state.baseline).sort()).toEqual(['B/USDC', 'C/EUR']);
+    expect(r.dailyPnl['A/USDC']).toBeUndefined();
+    r = raw(r.state, pnl({ 'A/USDC': d('-5000') }), T0 + 1);
+    expect(r.state.baseline['A/USDC']!.toFixed()).toBe('-5000');
+    expect(r.state.halted).toEqual({});
+    // Unknown later: neither a loss nor a gain, the baseline and a latched halt stay.
+    r = raw(r.state, pnl({ 'A/USDC': d('-5101') }), T0 + 2);
+    expect(Object.keys(r.state.halted)).toEqual(['A/USDC']);
+    r = raw(r.state, pnl({ 'A/USDC': null }), T0 + 3);
+    expect(r.state.baseline['A/USDC']!.toFixed()).toBe('-5000');
+    expect(Object.keys(r.state.halted)).toEqual(['A/USDC']);
+    // Adds nothing to its group's loss, but halts with it.
+    const g = raw(null, pnl({ 'A/USDC': d('0'), 'B/USDC': d('0') }), T0);
+    const h = raw(g.state, pnl({ 'A/USDC': null, 'B/USDC': d('-99') }), T0 + 1);
+    expect(h.state.halted).toEqual({});
+    const t = stepDailyLoss(g.state, pnl({ 'A/USDC': null, 'B/USDC': d('-99') }), pairs, quoteOf, T0 + 1, {
+      perPair: d('100'),
+      total: d('90'),
+    });
+    expect(Object.keys(t.state.halted).sort()).toEqual(['A/USDC', 'B/USDC']);
+  });
+
   it('markToMid values the base position at the mid', () => {
     expect(markToMid({ base: d('-0.5'), quote: d('60') }, d('100')).toFixed()).toBe('10');
   });

@@ -53,6 +53,8 @@ export interface DaemonEnvOptions {
   readonly seed?: number;
   /** Watches the config file through this fake watcher (default: no watching, SIGHUP only). */
   readonly watcher?: FileWatcher;
+  /** Start of fake time (default {@link T0}). */
+  readonly startAt?: number;
 }
 
 /** One simulated venue on a fake clock with one account, and a daemon against it in-process. */
@@ -106,7 +108,7 @@ export function baseConfig(storePath: string): Record<string, unknown> {
 
 /** Builds the venue, the account and the daemon (not started). */
 export function daemonEnv(o: DaemonEnvOptions = {}): DaemonEnv {
-  const fake = FakeTimers.createClock(T0, 1_000_000);
+  const fake = FakeTimers.createClock(o.startAt ?? T0, 1_000_000);
   const clock = fakeClock(fake);
   const venue = new SimVenue({
     config: testSimConfig({
