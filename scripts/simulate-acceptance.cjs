@@ -4,7 +4,7 @@
  * the default paper config (config/paper.json) with realistic latencies over 24 simulated hours,
  * the daemon must quote two-sided at least 95 % of the time, at least 1.5× the cancel-then-replace
  * baseline on the same seed, with zero invariant breaks. Both runs go in worker threads at once
- * (about 75 s of wall time on a 2-core machine), from the build: `npm test` runs it last, as
+ * (about 65 s of wall time on a 2-core machine), from the build: `npm test` runs it last, as
  * `npm run test:acceptance`.
  *
  *   npm run test:acceptance                 # build, then 24 h, seed 1
