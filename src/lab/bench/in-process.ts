@@ -2,9 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import FakeTimers from '@sinonjs/fake-timers';
+import { PAPER_CONFIG_FILE } from '../../cli/paper.js';
+import { loadConfig } from '../../config/load.js';
 import { fakeClock, type Clock } from '../../core/clock.js';
+import { Daemon } from '../../daemon/daemon.js';
+import type { DaemonOptions } from '../../daemon/daemon-types.js';
+import { createLogger } from '../../logging/logger.js';
+import { signerFromSeed } from '../../signing/index.js';
+import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
 import type { LatencyProfile } from '../../sim/latency.js';
-import type { SimConfigInput } from '../../sim/sim-config.js';
+import { loadSimConfig, type SimConfigInput } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
 import { VenueMeter } from './measure.js';
 
@@ -83,4 +90,58 @@ export function benchVenue(o: {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** What {@link benchPaperDaemon} builds. */
+export interface BenchPaperDaemon {
+  readonly bv: BenchVenue;
+  /** Built, not started. */
+  readonly daemon: Daemon;
+}
+
+/**
+ * The paper daemon (config/paper.json) against the paper venue (config/sim.json, its first
+ * account holding a fixed throwaway key) on a bench venue: the setup the poll bench and the long
+ * run share. Logs at info into nothing; its journal goes in the venue's throwaway directory.
+ */
+export function benchPaperDaemon(o: {
+  readonly latency: LatencyProfile;
+  readonly seed: number;
+  /** The byte the throwaway signing seed is filled with. */
+  readonly keyByte: number;
+  /** The daemon's tuning (confirmation pacing, eviction, summaries). */
+  readonly tuning: NonNullable<DaemonOptions['tuning']>;
+}): BenchPaperDaemon {
+  const sim = loadSimConfig();
+  const account = sim.accounts[0];
+  if (account === undefined) throw new RangeError('config/sim.json has no account');
+  const key = signerFromSeed(new Uint8Array(32).fill(o.keyByte), 'raw');
+  const bv = benchVenue({
+    config: { ...sim, accounts: [{ ...account, publicKey: key.publicKey }, ...sim.accounts.slice(1)] },
+    latency: o.latency,
+    seed: o.seed,
+  });
+  const apiKey = bv.venue.apiKeys.get(account.slug);
+  if (apiKey === undefined) throw new RangeError(`no API key for ${account.slug}`);
+  const load = {
+    configFiles: [PAPER_CONFIG_FILE],
+    env: {
+      LEDGER_MM_API_KEY: apiKey,
+      LEDGER_MM_BASE_URL: IN_PROCESS_BASE_URL,
+      LEDGER_MM_SUBMIT_URL: IN_PROCESS_SUBMIT_URL,
+      LEDGER_MM_STORE_PATH: path.join(bv.dir, 'journal.sqlite'),
+    },
+    cwd: bv.dir,
+  };
+  const daemon = new Daemon({
+    config: loadConfig(load),
+    clock: bv.clock,
+    signer: key,
+    logger: createLogger({ level: 'info', destination: { write: () => undefined }, name: 'ledger-mm' }),
+    transport: bv.venue.createTransport(),
+    random: () => 0.5,
+    reload: { load, watch: false },
+    tuning: o.tuning,
+  });
+  return { bv, daemon };
 }

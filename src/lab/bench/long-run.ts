@@ -1,15 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import path from 'node:path';
-import { PAPER_CONFIG_FILE } from '../../cli/paper.js';
-import { loadConfig } from '../../config/load.js';
-import { Daemon } from '../../daemon/daemon.js';
 import { PAPER_HISTORY, PAPER_TRUTH_LIMIT } from '../../daemon/paper-venue.js';
-import { createLogger } from '../../logging/logger.js';
-import { signerFromSeed } from '../../signing/index.js';
-import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
-import { loadSimConfig } from '../../sim/sim-config.js';
-import { benchVenue } from './in-process.js';
+import { benchPaperDaemon } from './in-process.js';
 import { linearFit } from './measure.js';
 
 /**
@@ -84,46 +76,21 @@ export async function runLongRun(o: LongRunOptions = {}): Promise<LongRunResult>
 async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promise<LongRunFigures> {
   const gc = collector();
   const sampleMs = o.sampleMs ?? 1_800_000;
-  const sim = loadSimConfig();
-  const account = sim.accounts[0];
-  if (account === undefined) throw new RangeError('config/sim.json has no account');
-  const key = signerFromSeed(new Uint8Array(32).fill(9), 'raw');
-  const bv = benchVenue({
-    config: { ...sim, accounts: [{ ...account, publicKey: key.publicKey }, ...sim.accounts.slice(1)] },
+  const confirm = { confirmBackoff: FAST_CONFIRM };
+  const { bv, daemon } = benchPaperDaemon({
     latency: 'fast',
     seed: o.seed ?? 1,
-  });
-  const { venue, fake, clock } = bv;
-  if (bounded) {
-    venue.engine.core.truth.bound(PAPER_TRUTH_LIMIT);
-    venue.engine.retainHistory(PAPER_HISTORY);
-  }
-  const apiKey = venue.apiKeys.get(account.slug);
-  if (apiKey === undefined) throw new RangeError(`no API key for ${account.slug}`);
-  const load = {
-    configFiles: [PAPER_CONFIG_FILE],
-    env: {
-      LEDGER_MM_API_KEY: apiKey,
-      LEDGER_MM_BASE_URL: IN_PROCESS_BASE_URL,
-      LEDGER_MM_SUBMIT_URL: IN_PROCESS_SUBMIT_URL,
-      LEDGER_MM_STORE_PATH: path.join(bv.dir, 'journal.sqlite'),
-    },
-    cwd: bv.dir,
-  };
-  const confirm = { confirmBackoff: FAST_CONFIRM };
-  const daemon = new Daemon({
-    config: loadConfig(load),
-    clock,
-    signer: key,
-    logger: createLogger({ level: 'info', destination: { write: () => undefined }, name: 'ledger-mm' }),
-    transport: venue.createTransport(),
-    random: () => 0.5,
-    reload: { load, watch: false },
+    keyByte: 9,
     tuning: {
       summaryMs: 20_000,
       engine: { pipeline: confirm, cancelPool: confirm, ...(bounded ? {} : { eviction: false as const }) },
     },
   });
+  const { venue, fake } = bv;
+  if (bounded) {
+    venue.engine.core.truth.bound(PAPER_TRUTH_LIMIT);
+    venue.engine.retainHistory(PAPER_HISTORY);
+  }
   const t0 = performance.now();
   const samples: { hours: number; heapMiB: number; registry: number }[] = [];
   try {

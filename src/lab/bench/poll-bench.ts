@@ -1,13 +1,5 @@
-import path from 'node:path';
-import { PAPER_CONFIG_FILE } from '../../cli/paper.js';
-import { loadConfig } from '../../config/load.js';
 import { Poller } from '../../core/poller.js';
-import { Daemon } from '../../daemon/daemon.js';
-import { createLogger } from '../../logging/logger.js';
-import { signerFromSeed } from '../../signing/index.js';
-import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
-import { loadSimConfig } from '../../sim/sim-config.js';
-import { benchVenue } from './in-process.js';
+import { benchPaperDaemon } from './in-process.js';
 import { summarise, type Summary } from './measure.js';
 
 /**
@@ -71,38 +63,10 @@ const INSTANT_CONFIRM = { initialMs: 100, factor: 2, maxMs: 1_000 } as const;
 export async function runPollBench(o: PollBenchOptions = {}): Promise<PollBenchResult> {
   const runs = o.runs ?? 500;
   const warmup = o.warmup ?? 50;
-  const sim = loadSimConfig();
-  const account = sim.accounts[0];
-  if (account === undefined) throw new RangeError('config/sim.json has no account');
-  const key = signerFromSeed(new Uint8Array(32).fill(7), 'raw');
-  const bv = benchVenue({
-    config: { ...sim, accounts: [{ ...account, publicKey: key.publicKey }, ...sim.accounts.slice(1)] },
+  const { bv, daemon } = benchPaperDaemon({
     latency: 'instant',
     seed: 1,
-  });
-  const { venue, fake, clock, meter } = bv;
-  const apiKey = venue.apiKeys.get(account.slug);
-  if (apiKey === undefined) throw new RangeError(`no API key for ${account.slug}`);
-  const load = {
-    configFiles: [PAPER_CONFIG_FILE],
-    env: {
-      LEDGER_MM_API_KEY: apiKey,
-      LEDGER_MM_BASE_URL: IN_PROCESS_BASE_URL,
-      LEDGER_MM_SUBMIT_URL: IN_PROCESS_SUBMIT_URL,
-      LEDGER_MM_STORE_PATH: path.join(bv.dir, 'journal.sqlite'),
-    },
-    cwd: bv.dir,
-  };
-  const config = loadConfig(load);
-  const daemon = new Daemon({
-    config,
-    clock,
-    signer: key,
-    // The paper daemon logs at info; the lines go nowhere here.
-    logger: createLogger({ level: 'info', destination: { write: () => undefined }, name: 'ledger-mm' }),
-    transport: venue.createTransport(),
-    random: () => 0.5,
-    reload: { load, watch: false },
+    keyByte: 7,
     tuning: {
       engine: {
         pipeline: { confirmBackoff: INSTANT_CONFIRM },
@@ -110,6 +74,7 @@ export async function runPollBench(o: PollBenchOptions = {}): Promise<PollBenchR
       },
     },
   });
+  const { venue, fake, meter } = bv;
   let cycleActions = 0;
   let counting = false;
   daemon.subscribe((e) => {
