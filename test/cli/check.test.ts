@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/cli/check.js';
 import { liveVenueOptions } from '../../src/daemon/venue-client.js';
-import { EXIT, type CommandIo } from '../../src/cli/command.js';
+import { EXIT } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config/load.js';
 import { CHECK_NAMES } from '../../src/daemon/preflight.js';
 import { StubServer, fail, ok } from '../helpers/stub-server.js';
+import { runCaptured, type CapturedRun } from '../helpers/captured-io.js';
 
 const SECRET = 'S3cr3tPartNeverPrinted';
 const API_KEY = `mm_ak_check01.${SECRET}`;
@@ -17,12 +18,6 @@ const HANDLE = 'mm_ak_check01';
 const OTHER_FINGERPRINT = `1220${'ab'.repeat(32)}`;
 
 const posix = process.platform !== 'win32';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let dir: string;
 let stub: StubServer;
@@ -37,21 +32,8 @@ afterEach(async () => {
 });
 
 /** Runs the real dispatcher with captured output; `env` is the whole environment. */
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CommandIo = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    env,
-    cwd: dir,
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+async function cli(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CapturedRun> {
+  return runCaptured((io) => runCli(argv, io), env, dir);
 }
 
 /** `ledger-mm keygen --out <dir>/<name>`; returns the key's path and fingerprint. */
@@ -127,7 +109,7 @@ function checkLines(stdout: string): Map<string, string> {
   return out;
 }
 
-function expectNoSecret(run: Run): void {
+function expectNoSecret(run: CapturedRun): void {
   expect(run.stdout).not.toContain(SECRET);
   expect(run.stderr).not.toContain(SECRET);
 }

@@ -3,10 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT, type CommandIo } from '../../src/cli/command.js';
+import { EXIT } from '../../src/cli/command.js';
 import { keygenCommand } from '../../src/cli/keygen.js';
 import { readKeyFile } from '../../src/signing/key-file.js';
 import { nodeKeysFromSeed, nodeRawPublicKey } from '../signing/helpers.js';
+import { runCaptured, type CapturedRun } from '../helpers/captured-io.js';
 
 const posix = process.platform !== 'win32';
 
@@ -18,27 +19,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Captured {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function runKeygen(...argv: string[]): Promise<Captured> {
-  let stdout = '';
-  let stderr = '';
-  const io: CommandIo = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    env: {},
-    cwd: dir,
-  };
-  const code = await keygenCommand.run(argv, io);
-  return { code, stdout, stderr };
+async function runKeygen(...argv: string[]): Promise<CapturedRun> {
+  return runCaptured((io) => keygenCommand.run(argv, io), {}, dir);
 }
 
 function printed(stdout: string, label: string): string {

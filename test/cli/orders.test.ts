@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dec } from '../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
-import { journalWriteAhead, openJournal, type Journal } from '../../src/orders/journal/index.js';
-import { OrderRegistry } from '../../src/orders/order-registry.js';
+import { openJournal } from '../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
 import type { SimHarness } from '../helpers/sim-harness.js';
-import { startOperatorEnv, type JournalOrder, type OperatorEnv } from './support/operator-env.js';
+import {
+  journalUnknownOrder,
+  startOperatorEnv,
+  type JournalOrder,
+  type OperatorEnv,
+} from './support/operator-env.js';
 
 let t: OperatorEnv;
 let h: SimHarness;
@@ -23,31 +26,6 @@ afterEach(async () => {
 const cli = (argv: string[], e?: NodeJS.ProcessEnv): ReturnType<OperatorEnv['cli']> => t.cli(argv, e);
 const placeThroughJournal = (orders: JournalOrder[]): Promise<PlacementOutcome[]> =>
   t.placeThroughJournal(orders);
-
-/** Journals an order whose submission answer was lost: it ends UNKNOWN (no venue involved). */
-function journalUnknownOrder(journal: Journal<TrackedOrder>): string {
-  const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
-  const at = Date.now();
-  const clientOrderId = `${h.prefix}lost-1`;
-  const price = dec('61000');
-  const quantity = dec('0.01');
-  const { key } = registry.createIntent({
-    slot: 'BTC/USDC:BUY:9',
-    pair: 'BTC/USDC',
-    side: 'BUY',
-    price,
-    quantity,
-    clientOrderId,
-    at,
-  });
-  registry.apply(key, { type: 'PrepareStarted', at });
-  const echo = { pair: 'BTC/USDC', side: 'BUY' as const, type: 'LIMIT', price, quantity };
-  registry.apply(key, { type: 'Prepared', orderId: 'lost-order-1', clientOrderId, echo, at });
-  registry.apply(key, { type: 'Signed', at });
-  registry.apply(key, { type: 'SubmitStarted', at });
-  registry.apply(key, { type: 'SubmitAmbiguous', code: 'CLIENT_TIMEOUT', at });
-  return key;
-}
 
 interface OrdersJson {
   source: string;
@@ -154,7 +132,7 @@ describe('ledger-mm orders', () => {
     // A "daemon" holds the store (read-write, locked) while the operator looks.
     const daemon = openJournal<TrackedOrder>({ path: storePath });
     try {
-      const lostKey = journalUnknownOrder(daemon);
+      const lostKey = journalUnknownOrder(daemon, h.prefix);
       const run = await cli(['orders', '--local'], { ...env, LEDGER_MM_API_KEY: '' });
       expect(run.code).toBe(0);
       expect(run.out).toMatch(/2 non-terminal orders: 1 OPEN, 1 UNKNOWN/);

@@ -1,33 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT, type CommandIo } from '../../src/cli/command.js';
+import { EXIT } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { runCli, topUsage } from '../../src/cli/run-cli.js';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { runCaptured, type CapturedRun } from '../helpers/captured-io.js';
 
 /**
  * Runs the dispatcher with captured output. The environment holds an invalid value, so any
  * command that went past `--help` into loading its configuration would fail loudly.
  */
-async function cli(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CommandIo = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    env: { LEDGER_MM_METRICS_PORT: 'notaport', LEDGER_MM_BASE_URL: 'http://192.0.2.1/v1' },
-    cwd: '/nonexistent-ledger-mm-cwd',
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+async function cli(...argv: string[]): Promise<CapturedRun> {
+  const env = { LEDGER_MM_METRICS_PORT: 'notaport', LEDGER_MM_BASE_URL: 'http://192.0.2.1/v1' };
+  return runCaptured((io) => runCli(argv, io), env, '/nonexistent-ledger-mm-cwd');
 }
 
 describe('the command registry', () => {

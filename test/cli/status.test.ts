@@ -1,13 +1,16 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { daemonStatusUrl, renderTree } from '../../src/cli/support/daemon-status.js';
-import { dec } from '../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
-import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';
-import { OrderRegistry } from '../../src/orders/order-registry.js';
+import { openJournal } from '../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
 import type { SimHarness } from '../helpers/sim-harness.js';
-import { startOperatorEnv, type JournalOrder, type OperatorEnv } from './support/operator-env.js';
+import {
+  journalUnknownOrder,
+  startOperatorEnv,
+  type JournalOrder,
+  type OperatorEnv,
+} from './support/operator-env.js';
 
 let t: OperatorEnv;
 let h: SimHarness;
@@ -32,30 +35,11 @@ const cli = (argv: string[], e?: NodeJS.ProcessEnv): ReturnType<OperatorEnv['cli
 const placeThroughJournal = (orders: JournalOrder[]): Promise<PlacementOutcome[]> =>
   t.placeThroughJournal(orders);
 
-/** Journals an order whose submission answer was lost: it ends UNKNOWN (no venue involved). */
-function journalUnknownOrder(): void {
+/** Journals an order whose submission answer was lost, in the operator env's store. */
+function journalLostOrder(): void {
   const journal = openJournal<TrackedOrder>({ path: storePath });
   try {
-    const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
-    const at = Date.now();
-    const clientOrderId = `${h.prefix}lost-1`;
-    const price = dec('61000');
-    const quantity = dec('0.01');
-    const { key } = registry.createIntent({
-      slot: 'BTC/USDC:BUY:9',
-      pair: 'BTC/USDC',
-      side: 'BUY',
-      price,
-      quantity,
-      clientOrderId,
-      at,
-    });
-    registry.apply(key, { type: 'PrepareStarted', at });
-    const echo = { pair: 'BTC/USDC', side: 'BUY' as const, type: 'LIMIT', price, quantity };
-    registry.apply(key, { type: 'Prepared', orderId: 'lost-order-1', clientOrderId, echo, at });
-    registry.apply(key, { type: 'Signed', at });
-    registry.apply(key, { type: 'SubmitStarted', at });
-    registry.apply(key, { type: 'SubmitAmbiguous', code: 'CLIENT_TIMEOUT', at });
+    journalUnknownOrder(journal, h.prefix);
   } finally {
     journal.close();
   }
@@ -101,7 +85,7 @@ describe('ledger-mm status', () => {
       { pair: 'ETH/USDC', side: 'SELL', price: '3000', quantity: '0.5' },
     ]);
     await h.place({ side: 'BUY', price: '59000', quantity: '0.02' }); // foreign
-    journalUnknownOrder();
+    journalLostOrder();
 
     const run = await cli(['status']);
     expect(run.err).toBe('');

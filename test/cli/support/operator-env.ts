@@ -9,6 +9,9 @@ import { systemClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../../src/execution/execution-events.js';
 import { OrderEngine } from '../../../src/execution/order-engine.js';
+import { journalWriteAhead, type Journal } from '../../../src/orders/journal/index.js';
+import { OrderRegistry } from '../../../src/orders/order-registry.js';
+import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
 import { loadSigner } from '../../../src/signing/load-signer.js';
 import { createLiveVenueClient } from '../../../src/venue/live-client.js';
 import { startSimHarness, type SimHarness } from '../../helpers/sim-harness.js';
@@ -114,4 +117,32 @@ export async function startOperatorEnv(name: string): Promise<OperatorEnv> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Journals an order whose submission answer was lost (clientOrderId `<prefix>lost-1`, orderId
+ * `lost-order-1`): it ends UNKNOWN, with no venue involved. Returns its key.
+ */
+export function journalUnknownOrder(journal: Journal<TrackedOrder>, prefix: string): string {
+  const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
+  const at = Date.now();
+  const clientOrderId = `${prefix}lost-1`;
+  const price = dec('61000');
+  const quantity = dec('0.01');
+  const { key } = registry.createIntent({
+    slot: 'BTC/USDC:BUY:9',
+    pair: 'BTC/USDC',
+    side: 'BUY',
+    price,
+    quantity,
+    clientOrderId,
+    at,
+  });
+  registry.apply(key, { type: 'PrepareStarted', at });
+  const echo = { pair: 'BTC/USDC', side: 'BUY' as const, type: 'LIMIT', price, quantity };
+  registry.apply(key, { type: 'Prepared', orderId: 'lost-order-1', clientOrderId, echo, at });
+  registry.apply(key, { type: 'Signed', at });
+  registry.apply(key, { type: 'SubmitStarted', at });
+  registry.apply(key, { type: 'SubmitAmbiguous', code: 'CLIENT_TIMEOUT', at });
+  return key;
 }

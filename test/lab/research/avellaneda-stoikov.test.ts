@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT, type CommandIo } from '../../../src/cli/command.js';
+import { EXIT } from '../../../src/cli/command.js';
 import { researchCommand } from '../../../src/cli/research.js';
 import {
   paperParams,
@@ -10,6 +10,7 @@ import {
 } from '../../../src/lab/research/avellaneda-stoikov-sim.js';
 import { formatJsonLines, PAPER_TABLES, type AsReportLine } from '../../../src/lab/research/report.js';
 import { Rng } from '../../../src/sim/rng.js';
+import { runCaptured, type CapturedRun } from '../../helpers/captured-io.js';
 
 const SEED = 2008;
 
@@ -113,27 +114,8 @@ describe('determinism', () => {
   });
 });
 
-interface Captured {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function runResearch(...argv: string[]): Promise<Captured> {
-  let stdout = '';
-  let stderr = '';
-  const io: CommandIo = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    env: {},
-    cwd: process.cwd(),
-  };
-  const code = await researchCommand.run(argv, io);
-  return { code, stdout, stderr };
+async function runResearch(...argv: string[]): Promise<CapturedRun> {
+  return runCaptured((io) => researchCommand.run(argv, io), {}, process.cwd());
 }
 
 function jsonLines(stdout: string): AsReportLine[] {
