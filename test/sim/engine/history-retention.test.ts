@@ -43,15 +43,9 @@ describe('venue history retention (paper mode)', () => {
     const v = inProcessVenue();
     const retention = v.venue.engine.retainHistory({ ...RETENTION, sweepMs: HOUR * 24 });
     const commands = v.venue.engine.core.commands;
-    const abandoned = prepared(
-      await v.api('POST', '/orders', {
-        pair: 'BTC/USDC',
-        type: 'LIMIT',
-        side: 'BUY',
-        price: '1000',
-        quantity: '0.1',
-      }),
-    );
+    const order = { pair: 'BTC/USDC', type: 'LIMIT', side: 'BUY', price: '1000', quantity: '0.1' };
+    const prepareBuy = async () => prepared(await v.api('POST', '/orders', order));
+    const abandoned = await prepareBuy();
     // Its order expired at the 5-minute deadline and goes an hour later; the command's token
     // dies at 20 minutes and the command an hour after that.
     await v.fake.tickAsync(HOUR + 20 * 60_000 - 1_000);
@@ -63,15 +57,7 @@ describe('venue history retention (paper mode)', () => {
     const late = await v.submit(abandoned.signing);
     expect(late.status).toBe(502);
 
-    const pending = prepared(
-      await v.api('POST', '/orders', {
-        pair: 'BTC/USDC',
-        type: 'LIMIT',
-        side: 'BUY',
-        price: '1000',
-        quantity: '0.1',
-      }),
-    );
+    const pending = await prepareBuy();
     // Accepted by the host, its commit never lands: the command stays `submitted`.
     v.venue.addFault({ kind: 'no-commit', endpoint: 'submit' });
     expect((await v.submit(pending.signing)).status).toBe(200);
