@@ -1,4 +1,6 @@
 import type { Clock } from '../core/clock.js';
+import { PipelineTimer } from '../execution/pipeline-timing.js';
+import type { PipelineTiming } from '../strategy/models/quoting-model.js';
 import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import { isTerminal, type OrderState } from '../orders/order-state-machine.js';
@@ -76,8 +78,15 @@ export class OrderDispatch {
   private readonly replacements = new Map<string, string>();
   private readonly cancelRequested = new Set<string>();
   private readonly outstanding = new Set<Promise<void>>();
+  /** Measured placement and cancel times, for the quoting models. */
+  private readonly timer = new PipelineTimer();
 
   constructor(private readonly o: OrderDispatchOptions) {}
+
+  /** The pipeline's measured timing, for the strategy. */
+  get timing(): PipelineTiming {
+    return this.timer.timing(this.pending.size);
+  }
 
   /** Intents waiting in (or running through) the pipeline, by quote slot. */
   get pendingIntents(): readonly PendingEntry[] {
@@ -150,8 +159,10 @@ export class OrderDispatch {
     const order = this.o.engine.orders.get(key);
     if (order === undefined || isTerminal(order.state) || this.cancelRequested.has(key)) return;
     this.cancelRequested.add(key);
+    const requestedAt = this.o.clock.now();
     this.track(
       this.o.engine.cancel(key, { reason, priority }).then((outcome) => {
+        if (outcome.kind === 'cancelled') this.timer.cancelled(this.o.clock.now() - requestedAt);
         if (RETRYABLE_CANCEL.has(outcome.kind)) this.cancelRequested.delete(key);
         this.o.onCancel?.(key, reason, outcome);
       }),
@@ -189,6 +200,8 @@ export class OrderDispatch {
     // end leaves the predecessor alone, and the mapping must not outlive the intent.
     if (this.replacements.get(entry.registrySlot) === entry.replaces)
       this.replacements.delete(entry.registrySlot);
+    if (outcome.kind === 'placed' && !outcome.alreadyLive)
+      this.timer.placed(this.o.clock.now() - entry.enqueuedAt);
     if (outcome.kind === 'placed' || outcome.kind === 'ended') this.consecutiveFailures = 0;
     else if (isPipelineFailure(outcome)) this.consecutiveFailures += 1;
     this.o.onPlacement?.(entry, outcome);

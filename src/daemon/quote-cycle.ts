@@ -120,7 +120,7 @@ export class QuoteCycle {
     const raw = this.d.market.snapshot(now);
     this.d.bookWatch.observe(raw);
     const { snapshot, own, balances, stale } = this.inputs(raw, params);
-    const strategy = computeQuotes(snapshot, own, balances, params.strategy);
+    const strategy = computeQuotes(snapshot, own, balances, params.strategy, dispatch.timing);
     const plan = (this.d.reconciler ?? planReconcile)(strategy, own, balances, params.reconcile);
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
     this.riskState ??= this.seedRisk(now, params);
@@ -184,7 +184,13 @@ export class QuoteCycle {
     const now = this.d.clock.now();
     const params = this.d.params();
     const inputs = this.inputs(this.d.market.snapshot(now), params, entry.registrySlot);
-    const strategy = computeQuotes(inputs.snapshot, inputs.own, inputs.balances, params.strategy);
+    const strategy = computeQuotes(
+      inputs.snapshot,
+      inputs.own,
+      inputs.balances,
+      params.strategy,
+      this.d.dispatch.timing,
+    );
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return false;
     const asOrder = { ...viewOf(entry), since: now };

@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue, renderValue } from '../config/errors.js';
+import { MODEL_NAMES } from './models/registry.js';
 import {
   BPS,
   type ConfigOf,
@@ -120,14 +121,48 @@ export const pairParamSpecs = {
       0,
     ),
   },
+  model: enumParam(
+    'Quoting model: "spread" (fixed distances and a linear skew), "avellaneda-stoikov", or "latency-aware" (distances, tolerance and toxic-quote cancels in units of the price move over the pipeline\'s measured latency).',
+    MODEL_NAMES,
+    'spread',
+  ),
   avellanedaStoikov: {
-    enabled: boolParam(
-      'Use Avellaneda–Stoikov for the centre and spread (replaces spread.bidBps/askBps and the linear skew).',
-      false,
-    ),
     gamma: param("A–S risk aversion γ, per unit of quote value (the paper's units).", POS_NUM, 0.1),
     k: param('A–S order-arrival decay k, per unit of price.', POS_NUM, 1.5),
     horizonSec: param('A–S horizon τ = T − t, seconds (a rolling horizon).', POS_NUM, 60),
+  },
+  latency: {
+    spreadZ: param(
+      'latency-aware: half-spread floor in σ·√(placement time) units (added to latency.marginBps).',
+      NON_NEG_NUM,
+      1.5,
+    ),
+    marginBps: param('latency-aware: bps added to the volatility floor of the half-spread.', BPS, 8),
+    toxicZ: param(
+      'latency-aware: cancel a resting quote at once when its distance from the reference falls below this many σ·√(cancel time).',
+      NON_NEG_NUM,
+      1,
+    ),
+    toxicShare: param(
+      'latency-aware: ... or below this share of its half-spread, whichever is larger.',
+      SHARE,
+      0.3,
+    ),
+    insideZ: param(
+      'latency-aware: reprice when the quote is this many σ·√(placement time) closer to the reference than desired.',
+      NON_NEG_NUM,
+      0.75,
+    ),
+    outsideZ: param(
+      'latency-aware: reprice when the quote is this many σ·√(placement time) further from the reference than desired.',
+      NON_NEG_NUM,
+      2,
+    ),
+    placementMs: MS(
+      'latency-aware: placement time (queue to resting), ms, assumed until the pipeline has measured it.',
+      45_000,
+    ),
+    cancelMs: MS('latency-aware: cancel time, ms, assumed until the pipeline has measured it.', 35_000),
   },
   volatility: {
     windowMs: MS('Mids (or trades) older than this, ms, are not used for σ.', 600_000),

@@ -17,6 +17,12 @@ import type { DesiredQuote } from './quote-types.js';
  *   one already in flight): among quotes equally far out, the pair furthest from its target
  *   (fewest live quotes) goes first.
  *
+ * For a quote that carries its own tolerance (a latency-aware model), `distance` is instead
+ * `9 999 − min(9 999, round(10 · staleness))`, where `staleness` is how far the order it replaces
+ * has drifted from the desired edge, in units of σ (bps per √s) times its notional share of
+ * the pair's desired notional: the most stale quote, weighted by size, is repriced first. A
+ * missing quote (nothing to replace) has the largest staleness.
+ *
  * The three terms never overlap (distance < 10⁴, pairFill < 10³), so the order is lexicographic:
  * tier, then distance, then pair.
  */
@@ -48,6 +54,15 @@ export interface PriorityContext {
   readonly liveSides: ReadonlySet<string>;
   /** Per `pair:side`: the innermost desired level. */
   readonly innermost: ReadonlyMap<string, number>;
+  /** Mean desired notional of a quote, per pair (for the size weight of staleness). */
+  readonly meanNotional: ReadonlyMap<string, number>;
+}
+
+/** The quote's notional over its pair's mean desired notional (1 when unknown). */
+function sizeWeight(quote: DesiredQuote, ctx: PriorityContext): number {
+  const mean = ctx.meanNotional.get(quote.pair);
+  if (mean === undefined || !(mean > 0)) return 1;
+  return quote.price.times(quote.quantity).toNumber() / mean;
 }
 
 /** Builds the {@link PriorityContext} of a reconcile pass. */
@@ -58,7 +73,9 @@ export function priorityContext(
 ): PriorityContext {
   const fill = new Map<string, { desired: number; fulfilled: number }>();
   const innermost = new Map<string, number>();
+  const notional = new Map<string, number>();
   for (const q of desired) {
+    notional.set(q.pair, (notional.get(q.pair) ?? 0) + q.price.times(q.quantity).toNumber());
     const f = fill.get(q.pair) ?? { desired: 0, fulfilled: 0 };
     f.desired += 1;
     if (fulfilledSlots.has(q.slot)) f.fulfilled += 1;
@@ -67,18 +84,40 @@ export function priorityContext(
     innermost.set(side, Math.min(innermost.get(side) ?? q.level, q.level));
   }
   const liveSides = new Set(own.filter(isLive).map((o) => `${o.pair}:${o.side}`));
-  return { fill, liveSides, innermost };
+  const meanNotional = new Map<string, number>();
+  for (const [pair, total] of notional) meanNotional.set(pair, total / (fill.get(pair)?.desired ?? 1));
+  return { fill, liveSides, innermost, meanNotional };
+}
+
+/**
+ * How stale the order `replaces` is against `quote`, in σ units (see the module doc); null for a
+ * quote without its own tolerance.
+ */
+export function stalenessSigma(quote: DesiredQuote, replaces: OwnOrderView | null): number | null {
+  const t = quote.tolerance;
+  if (t === undefined) return null;
+  if (replaces === null || !(t.sigmaBps > 0)) return MAX_DISTANCE_BPS;
+  const edge = (side: 'BUY' | 'SELL', price: Dec): number => {
+    const away = side === 'BUY' ? quote.reference.minus(price) : price.minus(quote.reference);
+    return away.div(quote.reference).times(10_000).toNumber();
+  };
+  return Math.abs(edge(replaces.side, replaces.price) - edge(quote.side, quote.price)) / t.sigmaBps;
 }
 
 /** The priority of placing `quote` (see the module doc for the formula). */
-export function placementPriority(quote: DesiredQuote, ctx: PriorityContext): number {
+export function placementPriority(
+  quote: DesiredQuote,
+  ctx: PriorityContext,
+  replaces: OwnOrderView | null = null,
+): number {
   const side = `${quote.pair}:${quote.side}`;
   const missingBest = !ctx.liveSides.has(side) && ctx.innermost.get(side) === quote.level;
   const f = ctx.fill.get(quote.pair);
   const pairFill = f === undefined || f.desired === 0 ? 0 : Math.round((999 * f.fulfilled) / f.desired);
-  return (
-    (missingBest ? 0 : 1) * TIER_WEIGHT +
-    distanceBps(quote.price, quote.reference) * DISTANCE_WEIGHT +
-    pairFill
-  );
+  const stale = stalenessSigma(quote, replaces);
+  const distance =
+    stale === null
+      ? distanceBps(quote.price, quote.reference)
+      : MAX_DISTANCE_BPS - Math.min(MAX_DISTANCE_BPS, Math.round(10 * stale * sizeWeight(quote, ctx)));
+  return (missingBest ? 0 : 1) * TIER_WEIGHT + distance * DISTANCE_WEIGHT + pairFill;
 }

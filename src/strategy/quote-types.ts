@@ -20,6 +20,25 @@ export interface DesiredQuote {
    * reconciler derives it from the pair name `<base>/<quote>`.
    */
   readonly locks?: FundsLock;
+  /**
+   * How far a resting order of this slot may drift, set by models that scale it with volatility
+   * (absent: the reconciler's fixed `priceToleranceBps`).
+   */
+  readonly tolerance?: QuoteTolerance;
+}
+
+/**
+ * A quote's tolerance in terms of its edge: the distance of an order's price from the current
+ * reference, in bps, positive on the order's own side (below the reference for a BUY). An order
+ * whose desired edge is `e` is kept while its edge is within `[e − insideBps, e + outsideBps]`;
+ * below `toxicEdgeBps` it is cancelled at once, even while its replacement is being placed.
+ */
+export interface QuoteTolerance {
+  readonly insideBps: number;
+  readonly outsideBps: number;
+  readonly toxicEdgeBps: number;
+  /** The σ (bps per √s) the tolerance was scaled with; ranks reprices by staleness. */
+  readonly sigmaBps: number;
 }
 
 /** Funds an order locks in the party's wallet. */

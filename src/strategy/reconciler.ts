@@ -9,9 +9,12 @@ import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from 
  * The reconciler: desired quotes + own orders → ranked actions. Pure.
  *
  * Per desired slot:
+ * - a resting order that is toxic (the quote's own tolerance says the reference came within its
+ *   edge) is cancelled at once, whatever the slot is doing;
  * - a slot with an order being placed, unknown or being cancelled is busy: nothing is placed
  *   for it and its resting orders are left alone (never two placements for one slot, never a
- *   placement over an order whose outcome is not known);
+ *   placement over an order whose outcome is not known). A quote with its own tolerance treats an
+ *   order being cancelled as gone: the replacement goes into the slot's other registry slot;
  * - otherwise a resting order within `priceToleranceBps` and `sizeTolerancePct` of the desired
  *   quote, and younger than `maxOrderAgeMs`, is kept; further resting orders on the slot are
  *   cancelled as duplicates;
@@ -57,6 +60,35 @@ function offBps(a: Dec, b: Dec): number {
   return a.minus(b).abs().div(b).times(10_000).toNumber();
 }
 
+/**
+ * The edge of an order at `price` against `reference`: its distance from the reference in bps,
+ * positive on the order's own side (below the reference for a BUY, above it for a SELL).
+ */
+export function edgeBps(side: 'BUY' | 'SELL', price: Dec, reference: Dec): number {
+  if (!reference.gt(0)) return 0;
+  const away = side === 'BUY' ? reference.minus(price) : price.minus(reference);
+  return away.div(reference).times(10_000).toNumber();
+}
+
+/**
+ * True when `o`, a resting order of the slot of `q`, is toxic: the reference has come within the
+ * quote's `toxicEdgeBps` of it (or through it). Such an order is cancelled at once, never kept
+ * while a replacement is prepared. Only quotes that carry a tolerance have a toxic edge.
+ */
+export function isToxic(o: OwnOrderView, q: DesiredQuote): boolean {
+  const t = q.tolerance;
+  return t !== undefined && edgeBps(o.side, o.price, q.reference) < t.toxicEdgeBps;
+}
+
+/** Whether the price of `o` is within the tolerance of `q` (the quote's own, else the fixed one). */
+function priceFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams): boolean {
+  const t = q.tolerance;
+  if (t === undefined) return offBps(o.price, q.price) <= params.priceToleranceBps;
+  const want = edgeBps(q.side, q.price, q.reference);
+  const edge = edgeBps(o.side, o.price, q.reference);
+  return edge >= want - t.insideBps && edge <= want + t.outsideBps && edge >= t.toxicEdgeBps;
+}
+
 /** Whether `o` can stay as the order of `q`: within tolerance, and not too old. */
 export function orderFits(
   o: OwnOrderView,
@@ -64,7 +96,7 @@ export function orderFits(
   params: ReconcileParams,
   now: number | undefined,
 ): { readonly fits: boolean; readonly tooOld: boolean } {
-  const priceOk = offBps(o.price, q.price) <= params.priceToleranceBps;
+  const priceOk = priceFits(o, q, params);
   const sizeOk = offBps(o.remaining, q.quantity) / 100 <= params.sizeTolerancePct;
   const tooOld = now !== undefined && now - o.since > params.maxOrderAgeMs;
   return { fits: priceOk && sizeOk && !tooOld, tooOld: priceOk && sizeOk && tooOld };
@@ -98,6 +130,16 @@ function skipReason(o: OwnOrderView, skips: readonly QuoteSkip[]): string {
 
 const cancellable = (o: OwnOrderView): boolean => o.resting && !o.cancelling && !o.unknown;
 
+/**
+ * Whether `o`, an order of the slot that is not cancellable, keeps the slot from a placement. One
+ * being placed or unknown always does. One being cancelled does too, unless the quote carries its
+ * own tolerance (a latency-aware model): then the replacement is placed beside the cancel, in the
+ * slot's other registry slot, as in make before break, instead of a whole cancel later.
+ */
+function blocks(o: OwnOrderView, q: DesiredQuote): boolean {
+  return !o.cancelling || o.unknown || q.tolerance === undefined;
+}
+
 /** {@link reconcile} with what it kept and what it deferred, for tests and metrics. */
 export function planReconcile(
   desired: StrategyResult,
@@ -123,13 +165,18 @@ export function planReconcile(
   const needs: Need[] = [];
   const fulfilled = new Set<string>();
   for (const [slot, q] of bySlot) {
-    const orders = onSlot.get(slot) ?? [];
-    if (orders.some((o) => !cancellable(o))) {
+    const all = onSlot.get(slot) ?? [];
+    // A toxic quote goes at once, whatever else the slot is doing (break before make).
+    for (const o of all)
+      if (cancellable(o) && isToxic(o, q)) cancel(o, 'toxic: the reference came within its edge');
+    const orders = all.filter((o) => !(cancellable(o) && isToxic(o, q)));
+    if (orders.some((o) => !cancellable(o) && blocks(o, q))) {
       fulfilled.add(slot);
       deferred.push({ slot, reason: 'slot busy: an order is being placed, unknown or being cancelled' });
       continue;
     }
-    const ranked = [...orders].sort((a, b) => offBps(a.price, q.price) - offBps(b.price, q.price));
+    // Orders already being cancelled (and not holding the slot) are neither kept nor replaced.
+    const ranked = orders.filter(cancellable).sort((a, b) => offBps(a.price, q.price) - offBps(b.price, q.price));
     const keep = ranked.find((o) => orderFits(o, q, params, desired.now).fits);
     const target = keep ?? ranked[0] ?? null;
     for (const o of ranked) if (o !== target) cancel(o, 'duplicate order on the slot');
@@ -146,7 +193,7 @@ export function planReconcile(
 
   const ctx = priorityContext(desired.quotes, own, fulfilled);
   const ranked = needs
-    .map((n) => ({ n, priority: placementPriority(n.quote, ctx) }))
+    .map((n) => ({ n, priority: placementPriority(n.quote, ctx, n.replaces) }))
     .sort((a, b) => a.priority - b.priority || (a.n.quote.slot < b.n.quote.slot ? -1 : 1));
   const left = new Map<string, Dec>();
   if (balances !== null) for (const [i, b] of Object.entries(balances)) left.set(i, b.available);

@@ -1,7 +1,6 @@
 import type { Dec } from '../core/decimal.js';
 import type { BalanceView, MarketSnapshot, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
 import type { Side } from '../venue/schemas.js';
-import { avellanedaStoikovShape } from './avellaneda-stoikov.js';
 import {
   type FundingCandidate,
   type PairInstruments,
@@ -9,19 +8,20 @@ import {
   fundingPools,
   lockFor,
 } from './funding.js';
-import {
-  baseShare,
-  inventoryDeviation,
-  inventoryGate,
-  inventorySkewBps,
-  pairHoldings,
-} from './inventory-skew.js';
+import { baseShare, inventoryGate, pairHoldings } from './inventory-skew.js';
+import { type PipelineTiming, UNMEASURED } from './models/quoting-model.js';
+import { quotingModel } from './models/registry.js';
 import type { PairStrategyParams, StrategyParams } from './params.js';
 import { type CrossLimits, crossLimits, effectiveTick, inBand, noCross, roundAway } from './price-guards.js';
-import { type DesiredQuote, type QuoteSkip, type StrategyResult, slotId } from './quote-types.js';
+import {
+  type DesiredQuote,
+  type QuoteSkip,
+  type QuoteTolerance,
+  type StrategyResult,
+  slotId,
+} from './quote-types.js';
 import { bestPrices, bookWithoutOwn, referencePrice } from './reference-price.js';
 import {
-  type QuoteShape,
   bestQuotes,
   clampDistances,
   levelPrice,
@@ -29,7 +29,6 @@ import {
   levelSize,
   meetMinNotional,
 } from './spread-levels.js';
-import { estimateSigma } from './volatility.js';
 
 /**
  * The wallet as the strategy sizes against it, by instrument: `available` is free to commit now
@@ -54,7 +53,8 @@ type PairOutcome =
  * `snapshot.now`), no logs; anything not quoted is reported in `skipped` with its reason.
  *
  * Per pair: reference price (own orders removed from the book) → hard inventory limits →
- * centre and spreads (linear skew, or Avellaneda–Stoikov) clamped to `[minBps, maxBps]` → levels
+ * centre and spreads from the pair's quoting model (`models/registry.ts`; `timing` is what the
+ * daemon measured of its pipeline, for the latency-aware model) clamped to `[minBps, maxBps]` → levels
  * → no-cross against the own-less book and our own orders, rounding away from the market (BUY
  * down, SELL up) to the tick and at most 10 decimal places → price band → size, raised to the
  * minimum notional. Then funds are handed out across all pairs, innermost level first, from
@@ -65,13 +65,14 @@ export function computeQuotes(
   ownOrders: readonly OwnOrderView[],
   inventory: InventoryInput,
   params: StrategyParams,
+  timing: PipelineTiming = UNMEASURED,
 ): StrategyResult {
   const skipped: QuoteSkip[] = [];
   const candidates: FundingCandidate[] = [];
   const references: Record<string, { price: Dec; at: number }> = {};
   for (const pair of Object.keys(params.pairs).sort()) {
     const p = params.pairs[pair] as PairStrategyParams;
-    const out = quotePair(pair, snapshot, ownOrders, inventory, p);
+    const out = quotePair(pair, snapshot, ownOrders, inventory, p, timing);
     if (out.ok) {
       references[pair] = { price: out.ref, at: out.at };
       candidates.push(...out.candidates);
@@ -97,6 +98,7 @@ function quotePair(
   own: readonly OwnOrderView[],
   inventory: InventoryInput,
   p: PairStrategyParams,
+  timing: PipelineTiming,
 ): PairOutcome {
   const skip = (reason: string, keepOrders = false): PairOutcome => ({
     ok: false,
@@ -126,21 +128,18 @@ function quotePair(
   const share = baseShare(holdings, ref);
   if (share === null) return withRef(`no ${market.base} and no ${market.quote} to quote with`);
 
-  let shape: QuoteShape;
-  if (p.avellanedaStoikov.enabled) {
-    const sigma = estimateSigma(market, now, p.volatility);
-    if (sigma === null) return withRef('no volatility estimate for Avellaneda–Stoikov');
-    const q = inventoryDeviation(holdings, ref, p.inventory.targetBaseShare);
-    const as = avellanedaStoikovShape(ref, q, sigma.sigma, p.avellanedaStoikov);
-    if (as === null) return withRef('Avellaneda–Stoikov gave no finite quote');
-    shape = { centerShiftBps: as.centerShiftBps, bidBps: as.halfSpreadBps, askBps: as.halfSpreadBps };
-  } else {
-    shape = {
-      centerShiftBps: inventorySkewBps(share, p.inventory),
-      bidBps: p.spread.bidBps,
-      askBps: p.spread.askBps,
-    };
-  }
+  const model = quotingModel(p.model).shape({
+    pair,
+    reference: ref,
+    now,
+    market,
+    holdings,
+    share,
+    params: p,
+    timing,
+  });
+  if (!model.ok) return withRef(model.reason);
+  const shape = model.shape;
   const best = bestQuotes(ref, clampDistances(shape, p.spread));
   const limits = crossLimits(bestPrices(bookWithoutOwn(book, own, pair)), own, pair);
   const gate = inventoryGate(holdings, share, p.inventory);
@@ -167,6 +166,7 @@ function quotePair(
       ref,
       at,
       p,
+      shape.tolerance?.[side],
     );
     skipped.push(...levels.skipped);
     candidates.push(...levels.candidates);
@@ -184,6 +184,7 @@ function sideLevels(
   ref: Dec,
   at: number,
   p: PairStrategyParams,
+  tolerance: QuoteTolerance | undefined,
 ): { candidates: FundingCandidate[]; skipped: QuoteSkip[] } {
   const tick = effectiveTick(p.guards.tick);
   const step = p.guards.quantityStep;
@@ -234,8 +235,22 @@ function sideLevels(
       reference: ref,
       referenceAt: at,
       locks: lockFor(side, price, qty, market),
+      ...(tolerance === undefined
+        ? {}
+        : { tolerance: levelTolerance(tolerance, level, p.levels.spacingBps) }),
     };
     candidates.push({ quote, instruments: market, minNotional: market.minQuoteAmount, quantityStep: step });
   }
   return { candidates, skipped };
+}
+
+/**
+ * A deeper level's tolerance: its band is widened by its distance from level 0 on both sides, so
+ * every level is repriced where level 0 would be (a deep quote the price approaches becomes the
+ * inner one instead of costing a placement), and the toxic edge stays the same for all.
+ */
+function levelTolerance(t: QuoteTolerance, level: number, spacingBps: number): QuoteTolerance {
+  if (level === 0) return t;
+  const extra = level * spacingBps;
+  return { ...t, insideBps: t.insideBps + extra, outsideBps: t.outsideBps + extra };
 }

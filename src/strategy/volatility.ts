@@ -64,7 +64,9 @@ export function logReturns(series: readonly PricePoint[], now: number, windowMs:
     if (p.at < now - windowMs || p.at > now || !p.price.gt(ZERO)) continue;
     if (prev !== null && p.at > prev.at) {
       out.push({
-        r: p.price.div(prev.price).ln().toNumber(),
+        // A statistic: the ratio of two prices as floats is exact enough for σ, and a decimal
+        // logarithm on every return of every cycle cost more than the rest of the strategy.
+        r: Math.log(p.price.toNumber() / prev.price.toNumber()),
         dtSec: (p.at - prev.at) / 1000,
         ageSec: (now - p.at) / 1000,
       });

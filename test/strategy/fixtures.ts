@@ -132,6 +132,7 @@ export function quote(
     quantity: d(over.quantity ?? 1),
     reference: over.reference ?? d(100),
     referenceAt: NOW,
+    ...(over.tolerance === undefined ? {} : { tolerance: over.tolerance }),
   };
 }
 

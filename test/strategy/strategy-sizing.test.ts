@@ -135,7 +135,7 @@ describe('computeQuotes: what is not quoted', () => {
     },
     {
       name: 'A–S without a volatility estimate',
-      over: { avellanedaStoikov: { enabled: true } },
+      over: { model: 'avellaneda-stoikov' },
       quotes: [],
       skipped: [/volatility/],
     },
@@ -162,7 +162,8 @@ describe('computeQuotes: Avellaneda–Stoikov', () => {
     const r = run({
       balances,
       over: {
-        avellanedaStoikov: { enabled: true, gamma: 0.1, k: 1.5, horizonSec: 1 },
+        model: 'avellaneda-stoikov',
+        avellanedaStoikov: { gamma: 0.1, k: 1.5, horizonSec: 1 },
         volatility: { fixedSigma: 0.02 },
       },
     });

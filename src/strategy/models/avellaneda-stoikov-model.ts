@@ -1,0 +1,24 @@
+import { avellanedaStoikovShape } from '../avellaneda-stoikov.js';
+import { inventoryDeviation } from '../inventory-skew.js';
+import { estimateSigma } from '../volatility.js';
+import type { QuotingModel } from './quoting-model.js';
+
+/**
+ * Avellaneda–Stoikov (2008): the reservation price as the centre and the optimal spread, from σ
+ * estimated on the pair's mids (`volatility.ts`) and the deviation of base holdings from the
+ * inventory target. No σ estimate, no quote: σ is never guessed.
+ */
+export const avellanedaStoikovModel: QuotingModel = {
+  name: 'avellaneda-stoikov',
+  shape: ({ market, now, reference, holdings, params }) => {
+    const sigma = estimateSigma(market, now, params.volatility);
+    if (sigma === null) return { ok: false, reason: 'no volatility estimate for Avellaneda–Stoikov' };
+    const q = inventoryDeviation(holdings, reference, params.inventory.targetBaseShare);
+    const as = avellanedaStoikovShape(reference, q, sigma.sigma, params.avellanedaStoikov);
+    if (as === null) return { ok: false, reason: 'Avellaneda–Stoikov gave no finite quote' };
+    return {
+      ok: true,
+      shape: { centerShiftBps: as.centerShiftBps, bidBps: as.halfSpreadBps, askBps: as.halfSpreadBps },
+    };
+  },
+};

@@ -1,0 +1,71 @@
+import { inventorySkewBps } from '../inventory-skew.js';
+import type { PairStrategyParams } from '../params.js';
+import type { QuoteTolerance } from '../quote-types.js';
+import { estimateSigma } from '../volatility.js';
+import type { ModelShape, PipelineTiming, QuotingModel } from './quoting-model.js';
+import { spreadModel } from './spread-model.js';
+
+/**
+ * The latency-aware model: on this venue a quote is decided about one pipeline cycle (~45 s)
+ * before it rests, and a cancel takes ~35 s to land, so every distance is measured in units of
+ * how far the price moves in those times, `σ·√T` (σ in bps per √s, from `volatility.ts`):
+ *
+ * - half-spread  `h = max(spread.{bid,ask}Bps, spreadZ·σ√T_place + marginBps)`, both sides shifted
+ *   by the linear inventory skew;
+ * - toxic edge   `max(toxicZ·σ√T_cancel, toxicShare·h)`: a resting quote whose distance from the
+ *   reference (its edge) falls below it is cancelled at once, without waiting for a replacement;
+ * - tolerance    the order is kept while its edge stays within `[edge − insideZ·σ√T_place,
+ *   edge + outsideZ·σ√T_place]` of the desired quote's edge: tight towards the market (a quote
+ *   the price approaches gets picked off), loose away from it (a quote the price left only trades
+ *   less), so the single pipeline is spent where it pays.
+ *
+ * `T_place` and `T_cancel` are the pipeline's measured times (queue wait included), or the
+ * `latency.placementMs` / `latency.cancelMs` priors until measured. Until σ can be estimated the
+ * pair is quoted as the plain spread model does, with the reconciler's fixed tolerance.
+ */
+export const latencyAwareModel: QuotingModel = {
+  name: 'latency-aware',
+  shape: (input) => {
+    const { params, market, now, share } = input;
+    const sigma = estimateSigma(market, now, params.volatility);
+    if (sigma === null) return spreadModel.shape(input);
+    const sigmaBps = sigma.sigma * 10_000;
+    const shape = latencyAwareShape(
+      sigmaBps,
+      input.timing,
+      params,
+      inventorySkewBps(share, params.inventory),
+    );
+    return { ok: true, shape };
+  },
+};
+
+/** The model's numeric core: σ in bps per √s, the timing and the skew in; distances out. */
+export function latencyAwareShape(
+  sigmaBps: number,
+  timing: PipelineTiming,
+  params: PairStrategyParams,
+  centerShiftBps: number,
+): ModelShape {
+  const l = params.latency;
+  const placeSec = (timing.placementMs ?? l.placementMs) / 1000;
+  const cancelSec = (timing.cancelMs ?? l.cancelMs) / 1000;
+  const movePlace = sigmaBps * Math.sqrt(placeSec);
+  const moveCancel = sigmaBps * Math.sqrt(cancelSec);
+  const floor = l.spreadZ * movePlace + l.marginBps;
+  const bidBps = Math.max(params.spread.bidBps, floor);
+  const askBps = Math.max(params.spread.askBps, floor);
+  const tolerance = (half: number): QuoteTolerance => {
+    const toxicEdgeBps = Math.max(l.toxicZ * moveCancel, l.toxicShare * half);
+    // Repricing must start before the quote turns toxic: the band's inner edge never lies inside
+    // the toxic zone.
+    const insideBps = Math.max(0, Math.min(l.insideZ * movePlace, half - toxicEdgeBps));
+    return { insideBps, outsideBps: l.outsideZ * movePlace, toxicEdgeBps, sigmaBps };
+  };
+  return {
+    centerShiftBps,
+    bidBps,
+    askBps,
+    tolerance: { BUY: tolerance(bidBps), SELL: tolerance(askBps) },
+  };
+}

@@ -1,0 +1,59 @@
+import type { Dec } from '../../core/decimal.js';
+import type { PairMarket } from '../../market/market-snapshot.js';
+import type { PairHoldings } from '../inventory-skew.js';
+import type { PairStrategyParams } from '../params.js';
+import type { QuoteTolerance } from '../quote-types.js';
+import type { QuoteShape } from '../spread-levels.js';
+
+/**
+ * What the daemon measures of its own pipeline, handed to the models as plain numbers: how long a
+ * placement takes from the decision to a resting order, and a cancel from the request to its end.
+ * Null fields are not measured yet; a model then uses its configured prior.
+ */
+export interface PipelineTiming {
+  /** Recent time from queueing a placement to the order resting, ms (queue wait included). */
+  readonly placementMs: number | null;
+  /** Recent time from requesting a cancel to its end, ms. */
+  readonly cancelMs: number | null;
+  /** Placements waiting or running in the pipeline now. */
+  readonly queued: number;
+}
+
+/** No measurement yet: the models use their priors. */
+export const UNMEASURED: PipelineTiming = { placementMs: null, cancelMs: null, queued: 0 };
+
+/** Everything a model may look at for one pair. Plain data; the model must not keep it. */
+export interface ModelInput {
+  readonly pair: string;
+  readonly reference: Dec;
+  readonly now: number;
+  readonly market: PairMarket;
+  readonly holdings: PairHoldings;
+  /** Base share of the pair's value held, at the reference. */
+  readonly share: number;
+  readonly params: PairStrategyParams;
+  readonly timing: PipelineTiming;
+}
+
+/**
+ * A model's answer: where the best quotes sit (bps from the reference), and optionally how far a
+ * resting order may drift before it is replaced, per side. Without a tolerance the reconciler's
+ * configured `priceToleranceBps` applies.
+ */
+export interface ModelShape extends QuoteShape {
+  readonly tolerance?: { readonly BUY: QuoteTolerance; readonly SELL: QuoteTolerance };
+}
+
+/** A model's verdict: a shape, or the reason the pair is not quoted. */
+export type ModelResult =
+  { readonly ok: true; readonly shape: ModelShape } | { readonly ok: false; readonly reason: string };
+
+/**
+ * A quoting model: pure, one pair at a time. It decides distances only; levels, rounding, the
+ * no-cross guard, sizes and funding stay in the strategy, the same for every model.
+ */
+export interface QuotingModel {
+  /** Its name in the registry (`registry.ts`). */
+  readonly name: string;
+  shape(input: ModelInput): ModelResult;
+}

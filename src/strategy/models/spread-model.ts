@@ -1,0 +1,19 @@
+import { inventorySkewBps } from '../inventory-skew.js';
+import type { QuotingModel } from './quoting-model.js';
+
+/**
+ * The plain spread model: fixed distances `spread.bidBps` / `spread.askBps` from the reference,
+ * both shifted by the linear inventory skew. Tolerance is the reconciler's fixed
+ * `priceToleranceBps`.
+ */
+export const spreadModel: QuotingModel = {
+  name: 'spread',
+  shape: ({ share, params }) => ({
+    ok: true,
+    shape: {
+      centerShiftBps: inventorySkewBps(share, params.inventory),
+      bidBps: params.spread.bidBps,
+      askBps: params.spread.askBps,
+    },
+  }),
+};

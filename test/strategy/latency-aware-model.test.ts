@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+
+import { latencyAwareModel, latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
+import { UNMEASURED } from '../../src/strategy/models/quoting-model.js';
+import { MODEL_NAMES, QUOTING_MODELS, quotingModel } from '../../src/strategy/models/registry.js';
+import { pairParamSpecs } from '../../src/strategy/params.js';
+import { computeQuotes } from '../../src/strategy/strategy.js';
+import { NOW, PAIR, bal, book, d, market, pairParams, params, snapshot } from './fixtures.js';
+
+/**
+ * The latency-aware model's distances. σ = 1 bp per √s and times of 100 s / 25 s give moves of
+ * exactly 10 bps over a placement and 5 bps over a cancel.
+ */
+
+const P = pairParams({
+  model: 'latency-aware',
+  spread: { bidBps: 5, askBps: 5 },
+  latency: { spreadZ: 1.5, marginBps: 8, toxicZ: 1, toxicShare: 0.3, insideZ: 0.75, outsideZ: 2 },
+});
+const TIMED = { placementMs: 100_000, cancelMs: 25_000, queued: 0 };
+
+describe('latencyAwareShape', () => {
+  it.each([
+    // half = max(5, 1.5·10 + 8) = 23; toxic = max(1·5, 0.3·23) = 6.9; inside = min(7.5, 23 − 6.9).
+    { name: 'measured timing', sigma: 1, timing: TIMED, half: 23, toxic: 6.9, inside: 7.5, outside: 20 },
+    // σ 0: the floor is the margin (8) over spread.bidBps (5); nothing is toxic above 0.3·8.
+    { name: 'no volatility', sigma: 0, timing: TIMED, half: 8, toxic: 2.4, inside: 0, outside: 0 },
+    // σ 3: moves 30 / 15 bps; half 53, toxic max(15, 15.9) = 15.9, inside min(22.5, 37.1).
+    { name: 'high volatility', sigma: 3, timing: TIMED, half: 53, toxic: 15.9, inside: 22.5, outside: 60 },
+  ])('$name', ({ sigma, timing, half, toxic, inside, outside }) => {
+    const s = latencyAwareShape(sigma, timing, P, 0);
+    expect(s.bidBps).toBeCloseTo(half, 9);
+    expect(s.askBps).toBeCloseTo(half, 9);
+    expect(s.tolerance?.BUY.toxicEdgeBps).toBeCloseTo(toxic, 9);
+    expect(s.tolerance?.BUY.insideBps).toBeCloseTo(inside, 9);
+    expect(s.tolerance?.SELL.outsideBps).toBeCloseTo(outside, 9);
+    expect(s.tolerance?.BUY.sigmaBps).toBe(sigma);
+  });
+
+  it('the reprice edge never lies inside the toxic zone', () => {
+    const tight = pairParams({ model: 'latency-aware', latency: { insideZ: 10, toxicShare: 0.9 } });
+    const s = latencyAwareShape(1, TIMED, tight, 0);
+    const t = s.tolerance!.BUY;
+    expect(s.bidBps - t.insideBps).toBeGreaterThanOrEqual(t.toxicEdgeBps - 1e-9);
+  });
+
+  it('uses the priors until the pipeline has measured itself', () => {
+    const prior = pairParams({ model: 'latency-aware', latency: { placementMs: 100_000, cancelMs: 25_000 } });
+    expect(latencyAwareShape(1, UNMEASURED, prior, 0)).toEqual(latencyAwareShape(1, TIMED, prior, 0));
+  });
+
+  it('longer measured placements widen the quotes', () => {
+    const slow = latencyAwareShape(1, { ...TIMED, placementMs: 400_000 }, P, 0);
+    expect(slow.bidBps).toBeCloseTo(1.5 * 20 + 8, 9);
+  });
+
+  it('carries the inventory skew as the centre shift', () => {
+    expect(latencyAwareShape(1, TIMED, P, -4).centerShiftBps).toBe(-4);
+  });
+});
+
+describe('latencyAwareModel in the strategy', () => {
+  // Mids every second, alternating ±1 bp: a σ estimate from ten returns.
+  const mids = Array.from({ length: 12 }, (_, i) => ({
+    at: NOW - (11 - i) * 1_000,
+    price: d(i % 2 === 0 ? '100' : '100.01'),
+  }));
+  const m = market({ book: book([[99, 5]], [[101, 5]]), mids });
+  const balances = { BTC: bal(10), USDC: bal(1_000) };
+
+  it('quotes carry the tolerance, and without σ the model quotes as the spread model', () => {
+    const withSigma = computeQuotes(
+      snapshot([m], balances),
+      [],
+      balances,
+      params({ [PAIR]: { model: 'latency-aware' } }),
+      TIMED,
+    );
+    expect(withSigma.quotes.map((q) => q.tolerance !== undefined)).toEqual([true, true]);
+    const noSigma = market({ book: book([[99, 5]], [[101, 5]]) });
+    const plain = computeQuotes(
+      snapshot([noSigma], balances),
+      [],
+      balances,
+      params({ [PAIR]: { model: 'latency-aware' } }),
+      TIMED,
+    );
+    const spread = computeQuotes(
+      snapshot([noSigma], balances),
+      [],
+      balances,
+      params({ [PAIR]: { model: 'spread' } }),
+      TIMED,
+    );
+    expect(plain.quotes).toEqual(spread.quotes);
+    expect(latencyAwareModel.shape).toBeTypeOf('function');
+  });
+});
+
+describe('the model registry', () => {
+  it('every name resolves to the model of that name, and the parameter accepts exactly them', () => {
+    for (const name of MODEL_NAMES) expect(quotingModel(name).name).toBe(name);
+    expect(Object.keys(QUOTING_MODELS)).toEqual(MODEL_NAMES);
+    expect(pairParamSpecs.model.schema.safeParse('latency-aware').success).toBe(true);
+    expect(pairParamSpecs.model.schema.safeParse('nope').success).toBe(false);
+  });
+});
