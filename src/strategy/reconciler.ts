@@ -176,7 +176,9 @@ export function planReconcile(
       continue;
     }
     // Orders already being cancelled (and not holding the slot) are neither kept nor replaced.
-    const ranked = orders.filter(cancellable).sort((a, b) => offBps(a.price, q.price) - offBps(b.price, q.price));
+    const ranked = orders
+      .filter(cancellable)
+      .sort((a, b) => offBps(a.price, q.price) - offBps(b.price, q.price));
     const keep = ranked.find((o) => orderFits(o, q, params, desired.now).fits);
     const target = keep ?? ranked[0] ?? null;
     for (const o of ranked) if (o !== target) cancel(o, 'duplicate order on the slot');

@@ -93,7 +93,7 @@ describe('latencyAwareModel in the strategy', () => {
       TIMED,
     );
     expect(plain.quotes).toEqual(spread.quotes);
-    expect(latencyAwareModel.shape).toBeTypeOf('function');
+    expect(latencyAwareModel.name).toBe('latency-aware');
   });
 });
 
