@@ -52,6 +52,19 @@ export function inventorySkewBps(share: number, p: PairStrategyParams['inventory
 }
 
 /**
+ * The skew of the pair's holdings, bps: against `targetBase` (base units, the operator's stated
+ * inventory) when set, as `clamp((targetBase − base) / rangeBase, −1, 1) · maxSkewBps`; else against
+ * the target share ({@link inventorySkewBps}). A stated target in base units is the better one
+ * when pairs share a quote instrument, whose whole balance each pair's share otherwise counts.
+ */
+export function holdingsSkewBps(h: PairHoldings, share: number, p: PairStrategyParams['inventory']): number {
+  if (p.targetBase === null || p.rangeBase === null) return inventorySkewBps(share, p);
+  if (p.maxSkewBps === 0) return 0;
+  const x = p.targetBase.minus(h.base).div(p.rangeBase).toNumber();
+  return Math.max(-1, Math.min(1, x)) * p.maxSkewBps;
+}
+
+/**
  * The deviation of base holdings from the target, base units (A–S's q): positive when long.
  * `base − target · (base·ref + quote) / ref`.
  */

@@ -105,6 +105,16 @@ export const pairParamSpecs = {
       0.25,
     ),
     maxSkewBps: param('Largest shift of both quotes, bps: down when long base, up when short.', BPS, 10),
+    targetBase: param(
+      'Target base holdings, base units: when set (with inventory.rangeBase), the skew follows the distance from it instead of the base share. "" = use the share.',
+      OPT_DEC,
+      '',
+    ),
+    rangeBase: param(
+      'Distance from inventory.targetBase, base units, at which the skew reaches inventory.maxSkewBps. "" = none.',
+      OPT_DEC,
+      '',
+    ),
     maxBase: param(
       'Hard maximum of base held, base units; above it only the SELL side is quoted. "" = none.',
       OPT_DEC,
@@ -163,6 +173,11 @@ export const pairParamSpecs = {
       45_000,
     ),
     cancelMs: MS('latency-aware: cancel time, ms, assumed until the pipeline has measured it.', 35_000),
+    priorSigmaBps: param(
+      'latency-aware: σ of the reference, bps per √s, assumed until it can be estimated (0 = quote as the spread model until then).',
+      NON_NEG_NUM,
+      1,
+    ),
   },
   volatility: {
     windowMs: MS('Mids (or trades) older than this, ms, are not used for σ.', 600_000),
@@ -281,6 +296,13 @@ function pairProblems(c: PairStrategyConfig): Array<[string, unknown, string]> {
   }
   if (c.spread.maxBps < c.spread.minBps) {
     out.push(['spread.maxBps', c.spread.maxBps, `must be at least spread.minBps (${c.spread.minBps})`]);
+  }
+  if ((c.inventory.targetBase === '') !== (c.inventory.rangeBase === '')) {
+    out.push([
+      c.inventory.targetBase === '' ? 'inventory.targetBase' : 'inventory.rangeBase',
+      '',
+      'inventory.targetBase and inventory.rangeBase are set together',
+    ]);
   }
   if (c.reference.source === 'static' && c.reference.staticPrice === '') {
     out.push(['reference.staticPrice', '', 'must be set when reference.source is "static"']);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   baseShare,
+  holdingsSkewBps,
   inventoryDeviation,
   inventoryGate,
   inventorySkewBps,
@@ -51,6 +52,26 @@ describe('inventorySkewBps: target 0.5, range 0.25, max 10 bps', () => {
 
   it('is zero when the skew is off', () => {
     expect(inventorySkewBps(0.9, inv({ inventory: { maxSkewBps: 0 } }))).toBe(0);
+  });
+});
+
+describe('holdingsSkewBps: a target in base units, 40 ± 15, max 12 bps', () => {
+  const p = inv({ inventory: { targetBase: '40', rangeBase: '15', maxSkewBps: 12 } });
+  const at = (base: string) => ({ base: d(base), quote: d(250_000) });
+  it.each([
+    { base: '40', bps: 0 },
+    { base: '47.5', bps: -6 }, // long: quotes move down
+    { base: '55', bps: -12 },
+    { base: '70', bps: -12 }, // clamped
+    { base: '32.5', bps: 6 },
+    { base: '0', bps: 12 },
+  ])('base $base → $bps bps (the share is ignored)', ({ base, bps }) => {
+    expect(holdingsSkewBps(at(base), 0.1, p)).toBeCloseTo(bps, 12);
+  });
+
+  it('without a target in base units, the share rule applies', () => {
+    const share = inv({ inventory: { targetBaseShare: 0.5, rangeShare: 0.25, maxSkewBps: 10 } });
+    expect(holdingsSkewBps(at('1'), 0.625, share)).toBeCloseTo(-5, 12);
   });
 });
 

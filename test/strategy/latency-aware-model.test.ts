@@ -68,7 +68,19 @@ describe('latencyAwareModel in the strategy', () => {
   const m = market({ book: book([[99, 5]], [[101, 5]]), mids });
   const balances = { BTC: bal(10), USDC: bal(1_000) };
 
-  it('quotes carry the tolerance, and without σ the model quotes as the spread model', () => {
+  it('before σ can be estimated the prior σ applies', () => {
+    const noSigma = market({ book: book([[99, 5]], [[101, 5]]) });
+    const r = computeQuotes(
+      snapshot([noSigma], balances),
+      [],
+      balances,
+      params({ [PAIR]: { model: 'latency-aware', latency: { priorSigmaBps: 2 } } }),
+      TIMED,
+    );
+    expect(r.quotes.map((q) => q.tolerance?.sigmaBps)).toEqual([2, 2]);
+  });
+
+  it('quotes carry the tolerance, and without σ nor a prior the model quotes as the spread model', () => {
     const withSigma = computeQuotes(
       snapshot([m], balances),
       [],
@@ -82,7 +94,7 @@ describe('latencyAwareModel in the strategy', () => {
       snapshot([noSigma], balances),
       [],
       balances,
-      params({ [PAIR]: { model: 'latency-aware' } }),
+      params({ [PAIR]: { model: 'latency-aware', latency: { priorSigmaBps: 0 } } }),
       TIMED,
     );
     const spread = computeQuotes(

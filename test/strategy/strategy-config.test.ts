@@ -165,6 +165,12 @@ describe('resolveStrategyParams: rules between keys', () => {
       reason: /must be set/,
     },
     {
+      name: 'a target in base units without its range',
+      c: { ...base, pairs: [{ pair: 'BTC/USDC', inventory: { targetBase: '2.5' } }] },
+      key: 'strategy.pairs[0] (BTC/USDC).inventory.rangeBase',
+      reason: /set together/,
+    },
+    {
       name: 'an override of a pair not configured',
       c: { ...base, pairs: [{ pair: 'ETH/USDC' }] },
       key: 'strategy.pairs[0].pair',

@@ -1,4 +1,4 @@
-import { inventorySkewBps } from '../inventory-skew.js';
+import { holdingsSkewBps } from '../inventory-skew.js';
 import type { PairStrategyParams } from '../params.js';
 import type { QuoteTolerance } from '../quote-types.js';
 import { estimateSigma } from '../volatility.js';
@@ -20,21 +20,24 @@ import { spreadModel } from './spread-model.js';
  *   less), so the single pipeline is spent where it pays.
  *
  * `T_place` and `T_cancel` are the pipeline's measured times (queue wait included), or the
- * `latency.placementMs` / `latency.cancelMs` priors until measured. Until σ can be estimated the
- * pair is quoted as the plain spread model does, with the reconciler's fixed tolerance.
+ * `latency.placementMs` / `latency.cancelMs` priors until measured. Until σ can be estimated it is
+ * `latency.priorSigmaBps` (0: the pair is quoted as the plain spread model does, with the
+ * reconciler's fixed tolerance), so the first quotes already carry their tolerance and are not
+ * all repriced the moment the estimate arrives.
  */
 export const latencyAwareModel: QuotingModel = {
   name: 'latency-aware',
   shape: (input) => {
-    const { params, market, now, share } = input;
+    const { params, market, now, share, holdings } = input;
     const sigma = estimateSigma(market, now, params.volatility);
-    if (sigma === null) return spreadModel.shape(input);
-    const sigmaBps = sigma.sigma * 10_000;
+    const prior = params.latency.priorSigmaBps;
+    if (sigma === null && prior === 0) return spreadModel.shape(input);
+    const sigmaBps = sigma === null ? prior : sigma.sigma * 10_000;
     const shape = latencyAwareShape(
       sigmaBps,
       input.timing,
       params,
-      inventorySkewBps(share, params.inventory),
+      holdingsSkewBps(holdings, share, params.inventory),
     );
     return { ok: true, shape };
   },

@@ -1,4 +1,4 @@
-import { inventorySkewBps } from '../inventory-skew.js';
+import { holdingsSkewBps } from '../inventory-skew.js';
 import type { QuotingModel } from './quoting-model.js';
 
 /**
@@ -8,10 +8,10 @@ import type { QuotingModel } from './quoting-model.js';
  */
 export const spreadModel: QuotingModel = {
   name: 'spread',
-  shape: ({ share, params }) => ({
+  shape: ({ holdings, share, params }) => ({
     ok: true,
     shape: {
-      centerShiftBps: inventorySkewBps(share, params.inventory),
+      centerShiftBps: holdingsSkewBps(holdings, share, params.inventory),
       bidBps: params.spread.bidBps,
       askBps: params.spread.askBps,
     },
