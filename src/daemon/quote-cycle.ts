@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import { FillWatch } from '../execution/fill-watch.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { BalanceView, MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
 import type { MarketState } from '../market/market-state.js';
@@ -94,6 +95,8 @@ export class QuoteCycle {
   /** The daily loss state last saved to (or restored from) the risk memory. */
   private stored: DailyLossState | null = null;
   private saveFailing = false;
+  /** When each side last filled, for the strategy's fill reaction. */
+  private readonly fills = new FillWatch();
 
   constructor(private readonly d: QuoteCycleDeps) {}
 
@@ -120,7 +123,8 @@ export class QuoteCycle {
     const raw = this.d.market.snapshot(now);
     this.d.bookWatch.observe(raw);
     const { snapshot, own, balances, stale } = this.inputs(raw, params);
-    const strategy = computeQuotes(snapshot, own, balances, params.strategy, dispatch.timing);
+    const timing = { ...dispatch.timing, lastFillAt: this.fills.observe(this.d.engine.inventory, now) };
+    const strategy = computeQuotes(snapshot, own, balances, params.strategy, timing);
     const plan = (this.d.reconciler ?? planReconcile)(strategy, own, balances, params.reconcile);
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
     this.riskState ??= this.seedRisk(now, params);
@@ -184,13 +188,10 @@ export class QuoteCycle {
     const now = this.d.clock.now();
     const params = this.d.params();
     const inputs = this.inputs(this.d.market.snapshot(now), params, entry.registrySlot);
-    const strategy = computeQuotes(
-      inputs.snapshot,
-      inputs.own,
-      inputs.balances,
-      params.strategy,
-      this.d.dispatch.timing,
-    );
+    const strategy = computeQuotes(inputs.snapshot, inputs.own, inputs.balances, params.strategy, {
+      ...this.d.dispatch.timing,
+      lastFillAt: this.fills.observe(this.d.engine.inventory, now),
+    });
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return false;
     const asOrder = { ...viewOf(entry), since: now };

@@ -179,6 +179,14 @@ export const pairParamSpecs = {
       1,
     ),
   },
+  fillReaction: {
+    widenBps: param(
+      'After a side fills, quote it this many bps further out for fillReaction.forMs (0 = off).',
+      BPS,
+      0,
+    ),
+    forMs: intParam('How long, ms, a side stays widened after it filled (0 = off).', 0, 86_400_000, 0),
+  },
   volatility: {
     windowMs: MS('Mids (or trades) older than this, ms, are not used for σ.', 600_000),
     halfLifeMs: MS('Half-life of the EWMA weight of a return, ms.', 120_000),

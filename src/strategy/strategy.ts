@@ -8,6 +8,7 @@ import {
   fundingPools,
   lockFor,
 } from './funding.js';
+import { afterFills } from './fill-reaction.js';
 import { baseShare, inventoryGate, pairHoldings } from './inventory-skew.js';
 import { type PipelineTiming, UNMEASURED } from './models/quoting-model.js';
 import { quotingModel } from './models/registry.js';
@@ -139,7 +140,7 @@ function quotePair(
     timing,
   });
   if (!model.ok) return withRef(model.reason);
-  const shape = model.shape;
+  const shape = afterFills(model.shape, pair, now, timing.lastFillAt, p.fillReaction);
   const best = bestQuotes(ref, clampDistances(shape, p.spread));
   const limits = crossLimits(bestPrices(bookWithoutOwn(book, own, pair)), own, pair);
   const gate = inventoryGate(holdings, share, p.inventory);

@@ -6,9 +6,10 @@ import type { QuoteTolerance } from '../quote-types.js';
 import type { QuoteShape } from '../spread-levels.js';
 
 /**
- * What the daemon measures of its own pipeline, handed to the models as plain numbers: how long a
- * placement takes from the decision to a resting order, and a cancel from the request to its end.
- * Null fields are not measured yet; a model then uses its configured prior.
+ * What the daemon measures of its own execution, handed to the strategy as plain numbers: how long
+ * a placement takes from the decision to a resting order, a cancel from the request to its end,
+ * and when each side of each pair last filled. Null fields are not measured yet; a model then uses
+ * its configured prior.
  */
 export interface PipelineTiming {
   /** Recent time from queueing a placement to the order resting, ms (queue wait included). */
@@ -17,6 +18,8 @@ export interface PipelineTiming {
   readonly cancelMs: number | null;
   /** Placements waiting or running in the pipeline now. */
   readonly queued: number;
+  /** When each side last filled, ms, keyed `<pair>:<side>`; absent: no fill seen. */
+  readonly lastFillAt?: Readonly<Record<string, number>>;
 }
 
 /** No measurement yet: the models use their priors. */
