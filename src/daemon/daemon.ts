@@ -219,9 +219,13 @@ export class Daemon {
       this.emit({ type: 'preflight', report: r, at: clock.now() });
     });
     if (report === null) return false;
-    // Pairs and account are known now; balances wait for the first poll (see local-balances.ts).
+    // Pairs, account and balances are known now. The preflight's balances count as the first
+    // poll (a cold GET /balances takes over 10 s, and the first quote waits for balances); an
+    // order the recovery then settles straddles that poll as any order straddles a poll, and the
+    // next poll corrects it (see local-balances.ts).
     this.state.applyPairs(report.pairs ?? [], clock.now());
     this.state.applyAccount(report.account, clock.now());
+    if (report.balances !== undefined) this.state.applyBalances(report.balances, clock.now());
     this.setPhase('recovering');
     const started = await startEngine(deps, {
       partyId: report.account.partyId,

@@ -7,7 +7,7 @@ const SHAPE = { centerShiftBps: 2, bidBps: 20, askBps: 20 };
 const ON = pairParams({ fillReaction: { widenBps: 6, forMs: 60_000 } }).fillReaction;
 
 describe('afterFills: a side that just filled sits further out for a while', () => {
-  it.each([
+  it.each<{ name: string; fills: Record<string, number>; bid: number; ask: number }>([
     { name: 'no fill seen', fills: {}, bid: 20, ask: 20 },
     { name: 'bid filled 10 s ago', fills: { [`${PAIR}:BUY`]: NOW - 10_000 }, bid: 26, ask: 20 },
     { name: 'ask filled 59.9 s ago', fills: { [`${PAIR}:SELL`]: NOW - 59_900 }, bid: 20, ask: 26 },
