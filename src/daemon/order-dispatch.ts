@@ -1,3 +1,4 @@
+import type { FreshnessStage } from '../execution/placement-intent.js';
 import type { Clock } from '../core/clock.js';
 import { PipelineTimer } from '../execution/pipeline-timing.js';
 import type { PipelineTiming } from '../strategy/models/quoting-model.js';
@@ -32,7 +33,7 @@ export interface OrderDispatchOptions {
   readonly engine: OrderEngine;
   readonly clock: Clock;
   /** The freshness check run by the pipeline before the prepare and before signing. */
-  readonly isWanted: (entry: PendingEntry) => boolean;
+  readonly isWanted: (entry: PendingEntry, stage: FreshnessStage) => boolean;
   readonly onPlacement?: (entry: PendingEntry, outcome: PlacementOutcome) => void;
   readonly onCancel?: (key: string, reason: string, outcome: CancelOutcome) => void;
 }
@@ -138,7 +139,7 @@ export class OrderDispatch {
           // The reconciler ranks lower-first; the pipeline runs higher-first.
           priority: -action.priority,
           signal: entry.abort.signal,
-          isWanted: () => this.o.isWanted(entry),
+          isWanted: (_intent, stage) => this.o.isWanted(entry, stage),
         })
         .then((outcome) => this.settle(entry, outcome)),
     );

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { FillWatch } from '../execution/fill-watch.js';
+import type { FreshnessStage } from '../execution/placement-intent.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { BalanceView, MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
 import type { MarketState } from '../market/market-state.js';
@@ -183,7 +184,7 @@ export class QuoteCycle {
    * size within the reconciler's tolerance, and the risk gate must still allow it (its rate token
    * was taken when it was queued). Pure apart from reading the current state.
    */
-  isWanted(entry: PendingEntry): boolean {
+  isWanted(entry: PendingEntry, stage: FreshnessStage = 'prepared'): boolean {
     if (!this.d.canPlace() || this.riskState === null) return false;
     const now = this.d.clock.now();
     const params = this.d.params();
@@ -195,7 +196,11 @@ export class QuoteCycle {
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return false;
     const asOrder = { ...viewOf(entry), since: now };
-    if (!orderFits(asOrder, quote, params.reconcile, now).fits) return false;
+    // Before the prepare only a fresh price goes on (a quote with its own tolerance must sit in the
+    // inner part of its band, `prepareShare`): dropping it costs nothing and the next cycle queues
+    // it at the current price. Before signing, the whole band applies.
+    const share = stage === 'queued' ? (quote.tolerance?.prepareShare ?? 1) : 1;
+    if (!orderFits(asOrder, quote, params.reconcile, now, share).fits) return false;
     return this.riskAllows(entry, quote, inputs, strategy, params);
   }
 

@@ -25,8 +25,17 @@ export interface PlaceOptions {
   /** Aborts the placement while it waits, and every step before the submission. */
   readonly signal?: AbortSignal;
   /** Overrides the pipeline's freshness check for this intent. */
-  readonly isWanted?: (intent: PlacementIntent) => boolean;
+  readonly isWanted?: FreshnessCheck;
 }
+
+/**
+ * Where a freshness check runs: before the prepare (`queued`: dropping the intent costs nothing)
+ * or before signing (`prepared`: dropping it wastes the prepare).
+ */
+export type FreshnessStage = 'queued' | 'prepared';
+
+/** A freshness check, pure and sync: false drops the intent. */
+export type FreshnessCheck = (intent: PlacementIntent, stage: FreshnessStage) => boolean;
 
 /** Why an intent is malformed, or null when it can be sent. Pure. */
 export function intentProblem(intent: PlacementIntent): string | null {

@@ -4,7 +4,7 @@ import type { ClientOrderIdFactory } from './client-order-id.js';
 import { DEFAULT_CONFIRM_BACKOFF, DEFAULT_DEADLINE_MARGIN_MS } from './confirm-order.js';
 import { ExecutionContext, type ExecutionDeps } from './execution-context.js';
 import type { AbortCause, PlacementOutcome } from './execution-events.js';
-import type { PlaceOptions, PlacementIntent } from './placement-intent.js';
+import type { FreshnessCheck, PlaceOptions, PlacementIntent } from './placement-intent.js';
 import { PlacementQueue, type QueuedIntent } from './placement-queue.js';
 import { PlacementRun, type PlacementConfig } from './placement-run.js';
 import { UnknownResolver } from './unknown-resolver.js';
@@ -28,7 +28,7 @@ export interface PlacementPipelineOptions extends ExecutionDeps {
   /** Shared with recovery and the engine; the pipeline creates (and closes) its own when absent. */
   readonly resolver?: UnknownResolver;
   /** Freshness check, pure and sync: false drops the intent before prepare or before signing. */
-  readonly isWanted?: (intent: PlacementIntent) => boolean;
+  readonly isWanted?: FreshnessCheck;
   /** See {@link AfterUnknownPolicy}. Default `wait`. */
   readonly afterUnknown?: AfterUnknownPolicy;
   /** Confirmation reads after a 200. Default 2 s ×1.5 up to 8 s. */
@@ -74,7 +74,7 @@ export class PlacementPipeline {
   private readonly ctx: ExecutionContext;
   private readonly cfg: PlacementConfig;
   private readonly ids: ClientOrderIdFactory;
-  private readonly isWanted: (intent: PlacementIntent) => boolean;
+  private readonly isWanted: FreshnessCheck;
   private readonly ownResolver: boolean;
   private readonly queue: PlacementQueue;
   private readonly taskTimeoutMs: number;

@@ -9,7 +9,7 @@ import { checkPlacementEcho } from './echo-check.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { PlacementOutcome } from './execution-events.js';
 import { isAwaiting } from './order-reads.js';
-import { intentProblem, prepareBody } from './placement-intent.js';
+import { type FreshnessStage, intentProblem, prepareBody } from './placement-intent.js';
 import { prepareRefused } from './placement-refusal.js';
 import {
   READ_SLACK_MS,
@@ -72,9 +72,9 @@ export class PlacementRun implements PlacementScope {
     };
   }
 
-  private wanted(): boolean {
+  private wanted(stage: FreshnessStage): boolean {
     try {
-      return this.job.isWanted(this.job.intent);
+      return this.job.isWanted(this.job.intent, stage);
     } catch (err) {
       this.ctx.alarm(
         'internal-error',
@@ -98,13 +98,13 @@ export class PlacementRun implements PlacementScope {
     if (problem !== null) return this.out({ kind: 'refused', code: 'INVALID_INTENT' });
     const busy = this.busy();
     if (busy !== null) return this.out(busy);
-    if (!this.wanted()) return this.out({ kind: 'not-wanted', stage: 'queued' });
+    if (!this.wanted('queued')) return this.out({ kind: 'not-wanted', stage: 'queued' });
     if (!(await this.gate()) || signal.aborted)
       return this.out({ kind: 'aborted', reason: this.job.abortCause() });
     // Time passed at the gate: look again.
     const stillBusy = this.busy();
     if (stillBusy !== null) return this.out(stillBusy);
-    if (!this.wanted()) return this.out({ kind: 'not-wanted', stage: 'queued' });
+    if (!this.wanted('queued')) return this.out({ kind: 'not-wanted', stage: 'queued' });
 
     const clientOrderId = this.env.ids.next();
     try {
@@ -202,7 +202,7 @@ export class PlacementRun implements PlacementScope {
         ctx.alarm('echo-mismatch', key, detail);
         return this.out({ kind: 'echo-mismatch', detail });
       }
-      if (!this.wanted() || rec.order.cancelReason !== null) return this.abandon(key, 'not-wanted');
+      if (!this.wanted('prepared') || rec.order.cancelReason !== null) return this.abandon(key, 'not-wanted');
       if (signal.aborted) return this.abandon(key, 'aborted');
       if (ctx.now() - sentAt > this.env.cfg.submitAgeLimitMs) {
         // Too close to the 5-minute deadline to submit safely: re-prepare, same clientOrderId.
@@ -250,7 +250,7 @@ export class PlacementRun implements PlacementScope {
     ctx.emit({ type: 'backoff', queue: 'placement', reason: code, delayMs, at: ctx.now() });
     if (!(await pause(ctx.clock, delayMs, this.job.signal))) return this.abandon(key, 'aborted');
     if (!(await this.gate())) return this.abandon(key, 'aborted');
-    if (!this.wanted()) return this.abandon(key, 'not-wanted');
+    if (!this.wanted('prepared')) return this.abandon(key, 'not-wanted');
     return null;
   }
 

@@ -5,7 +5,7 @@ import type { ClientOrderIdFactory } from './client-order-id.js';
 import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
 import type { AbortCause, PlacementOutcome } from './execution-events.js';
 import { isAwaiting } from './order-reads.js';
-import type { PlacementIntent } from './placement-intent.js';
+import type { FreshnessCheck, PlacementIntent } from './placement-intent.js';
 import type { UnknownResolver } from './unknown-resolver.js';
 
 /** The pipeline's tuning, resolved (see `PlacementPipelineOptions` for each field's meaning). */
@@ -37,7 +37,7 @@ export interface PlacementEnv {
 export interface PlacementJob {
   readonly intentId: string;
   readonly intent: PlacementIntent;
-  readonly isWanted: (intent: PlacementIntent) => boolean;
+  readonly isWanted: FreshnessCheck;
   /** Caller signal + task timeout + close: aborts everything except an in-flight submission. */
   readonly signal: AbortSignal;
   /** Aborted only by the drain deadline of `close()`: the one thing that may cut a submission. */

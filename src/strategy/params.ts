@@ -168,6 +168,11 @@ export const pairParamSpecs = {
       NON_NEG_NUM,
       2,
     ),
+    prepareShare: param(
+      'latency-aware: share of the tolerance band a queued placement may have drifted when its prepare starts; a staler one is queued again at the current price instead of wasting a prepare.',
+      SHARE,
+      0.5,
+    ),
     placementMs: MS(
       'latency-aware: placement time (queue to resting), ms, assumed until the pipeline has measured it.',
       45_000,

@@ -39,6 +39,11 @@ export interface QuoteTolerance {
   readonly toxicEdgeBps: number;
   /** The σ (bps per √s) the tolerance was scaled with; ranks reprices by staleness. */
   readonly sigmaBps: number;
+  /**
+   * The share of the band a queued intent may have drifted when its prepare starts (0 to 1); a
+   * staler one is dropped before the prepare and queued again at the current price.
+   */
+  readonly prepareShare: number;
 }
 
 /** Funds an order locks in the party's wallet. */

@@ -81,22 +81,26 @@ export function isToxic(o: OwnOrderView, q: DesiredQuote): boolean {
 }
 
 /** Whether the price of `o` is within the tolerance of `q` (the quote's own, else the fixed one). */
-function priceFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams): boolean {
+function priceFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams, share: number): boolean {
   const t = q.tolerance;
   if (t === undefined) return offBps(o.price, q.price) <= params.priceToleranceBps;
   const want = edgeBps(q.side, q.price, q.reference);
   const edge = edgeBps(o.side, o.price, q.reference);
-  return edge >= want - t.insideBps && edge <= want + t.outsideBps && edge >= t.toxicEdgeBps;
+  return edge >= want - share * t.insideBps && edge <= want + share * t.outsideBps && edge >= t.toxicEdgeBps;
 }
 
-/** Whether `o` can stay as the order of `q`: within tolerance, and not too old. */
+/**
+ * Whether `o` can stay as the order of `q`: within tolerance, and not too old. `bandShare` (0 to
+ * 1) narrows a quote's own tolerance band, for a check that wants a fresher price.
+ */
 export function orderFits(
   o: OwnOrderView,
   q: DesiredQuote,
   params: ReconcileParams,
   now: number | undefined,
+  bandShare = 1,
 ): { readonly fits: boolean; readonly tooOld: boolean } {
-  const priceOk = priceFits(o, q, params);
+  const priceOk = priceFits(o, q, params, bandShare);
   const sizeOk = offBps(o.remaining, q.quantity) / 100 <= params.sizeTolerancePct;
   const tooOld = now !== undefined && now - o.since > params.maxOrderAgeMs;
   return { fits: priceOk && sizeOk && !tooOld, tooOld: priceOk && sizeOk && tooOld };

@@ -124,6 +124,22 @@ describe('placement pipeline: happy path', () => {
     expect(partyOrders(h.venue, h.partyId).map((o) => [o.status, o.committed])).toEqual([['EXPIRED', false]]);
   });
 
+  it('tells the freshness check where it runs: before the prepare, then before signing', async () => {
+    const stages: string[] = [];
+    h = execHarness({
+      pipeline: {
+        isWanted: (_intent, stage) => {
+          stages.push(stage);
+          return true;
+        },
+      },
+    });
+    expect((await h.settle(h.pipeline.place(buy('s-a')))).kind).toBe('placed');
+    expect(stages[0]).toBe('queued');
+    expect(stages.at(-1)).toBe('prepared');
+    expect(new Set(stages)).toEqual(new Set(['queued', 'prepared']));
+  });
+
   it('never places for a slot whose order is still active', async () => {
     h = execHarness();
     const first = await h.settle(h.pipeline.place(buy('s-a')));

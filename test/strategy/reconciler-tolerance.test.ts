@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { OwnOrderView } from '../../src/market/market-snapshot.js';
 import type { ReconcileParams } from '../../src/strategy/params.js';
 import type { Action, DesiredQuote, QuoteTolerance } from '../../src/strategy/quote-types.js';
-import { edgeBps, isToxic, planReconcile } from '../../src/strategy/reconciler.js';
+import { edgeBps, isToxic, orderFits, planReconcile } from '../../src/strategy/reconciler.js';
 import { NOW, bal, d, own, quote } from './fixtures.js';
 
 /**
@@ -14,7 +14,13 @@ import { NOW, bal, d, own, quote } from './fixtures.js';
 
 const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 3_600_000 };
 const RICH = { BTC: bal(100), USDC: bal(100_000) };
-const TOL: QuoteTolerance = { insideBps: 9, outsideBps: 18, toxicEdgeBps: 8, sigmaBps: 1.3 };
+const TOL: QuoteTolerance = {
+  insideBps: 9,
+  outsideBps: 18,
+  toxicEdgeBps: 8,
+  sigmaBps: 1.3,
+  prepareShare: 0.5,
+};
 const BID = quote({ side: 'BUY', price: '99.75', tolerance: TOL });
 const ASK = quote({ side: 'SELL', price: '100.25', tolerance: TOL });
 
@@ -115,5 +121,21 @@ describe('reconcile with a quote tolerance', () => {
       'place SELL 100.25 replaces ask-100.09',
       'place BUY 99.75 replaces bid-99.85',
     ]);
+  });
+});
+
+describe('orderFits with a narrower band (the check before a prepare)', () => {
+  it.each([
+    { price: '99.75', share: 0.5, fits: true },
+    // Edge 20.5: 4.5 bps inside, within half of the 9 bps band.
+    { price: '99.795', share: 0.5, fits: true },
+    // Edge 19.5: 5.5 bps inside: fits the whole band, not half of it.
+    { price: '99.805', share: 0.5, fits: false },
+    { price: '99.805', share: 1, fits: true },
+    // 9 bps outside is within half of the 18 bps band, 11 bps is not.
+    { price: '99.66', share: 0.5, fits: true },
+    { price: '99.64', share: 0.5, fits: false },
+  ])('bid at $price, share $share: $fits', ({ price, share, fits }) => {
+    expect(orderFits(bidAt(price), BID, PARAMS, NOW, share).fits).toBe(fits);
   });
 });

@@ -63,7 +63,13 @@ export function latencyAwareShape(
     // Repricing must start before the quote turns toxic: the band's inner edge never lies inside
     // the toxic zone.
     const insideBps = Math.max(0, Math.min(l.insideZ * movePlace, half - toxicEdgeBps));
-    return { insideBps, outsideBps: l.outsideZ * movePlace, toxicEdgeBps, sigmaBps };
+    return {
+      insideBps,
+      outsideBps: l.outsideZ * movePlace,
+      toxicEdgeBps,
+      sigmaBps,
+      prepareShare: l.prepareShare,
+    };
   };
   return {
     centerShiftBps,
