@@ -290,7 +290,12 @@ export class CancelRun {
   private retryState(code: string, detail?: string): void {
     if (this.ctx.order(this.job.key).state === 'CANCELLING') {
       const at = this.ctx.now();
-      this.ctx.apply(this.job.key, { type: 'CancelRetry', code, ...(detail === undefined ? {} : { detail }), at });
+      this.ctx.apply(this.job.key, {
+        type: 'CancelRetry',
+        code,
+        ...(detail === undefined ? {} : { detail }),
+        at,
+      });
     }
   }
 

@@ -107,7 +107,9 @@ export class Ed25519Signer implements Signer {
       );
     }
     if (message.length !== this.#hashLength) {
-      throw new TypeError(`refusing to sign ${message.length} bytes: a prepared hash is ${this.#hashLength} bytes`);
+      throw new TypeError(
+        `refusing to sign ${message.length} bytes: a prepared hash is ${this.#hashLength} bytes`,
+      );
     }
     return encodeBase64(ed25519SignWithKey(message, this.#key));
   }

@@ -33,12 +33,15 @@ function bytesOf(data: unknown): Uint8Array | null {
   return null;
 }
 
-function inTurn(webCrypto: Digest, subtle: SubtleCrypto): Digest {
-  return function digest(algorithm: webcrypto.AlgorithmIdentifier, data: webcrypto.BufferSource): Promise<ArrayBuffer> {
+function inTurn(webCrypto: Digest): Digest {
+  return function digest(
+    algorithm: webcrypto.AlgorithmIdentifier,
+    data: webcrypto.BufferSource,
+  ): Promise<ArrayBuffer> {
     const name = typeof algorithm === 'string' ? algorithm : algorithm.name;
     const nodeName = NODE_ALGORITHMS[name.toUpperCase()];
     const bytes = bytesOf(data);
-    if (nodeName === undefined || bytes === null) return webCrypto.call(subtle, algorithm, data);
+    if (nodeName === undefined || bytes === null) return webCrypto(algorithm, data);
     const out = createHash(nodeName).update(bytes).digest();
     return Promise.resolve(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
   };
@@ -51,9 +54,10 @@ function inTurn(webCrypto: Digest, subtle: SubtleCrypto): Digest {
 export async function withInTurnDigest<T>(fn: () => Promise<T>): Promise<T> {
   const subtle: SubtleCrypto = globalThis.crypto.subtle;
   if (depth === 0) {
-    const webCrypto = Object.getPrototypeOf(subtle).digest as Digest;
+    const proto = Object.getPrototypeOf(subtle) as SubtleCrypto;
+    const webCrypto: Digest = (algorithm, data) => proto.digest.call(subtle, algorithm, data);
     Object.defineProperty(subtle, 'digest', {
-      value: inTurn(webCrypto, subtle),
+      value: inTurn(webCrypto),
       configurable: true,
       writable: true,
     });

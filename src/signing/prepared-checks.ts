@@ -115,7 +115,8 @@ function placementDiffs(
   const arg = orders[0]!.argument;
   const read = (field: keyof TemplateMap['fields']): string | null | undefined => {
     const v = scalarOf(fieldOf(arg, map.fields[field]));
-    if (v === undefined) unreadable.push(`order field ${map.fields[field]} (${field}) is missing or not a scalar`);
+    if (v === undefined)
+      unreadable.push(`order field ${map.fields[field]} (${field}) is missing or not a scalar`);
     return v;
   };
   const pair = read('pair');
@@ -128,12 +129,7 @@ function placementDiffs(
   return { mismatch, unreadable };
 }
 
-function decimalField(
-  value: string | null | undefined,
-  ours: Dec | null,
-  name: string,
-  out: string[],
-): void {
+function decimalField(value: string | null | undefined, ours: Dec | null, name: string, out: string[]): void {
   if (value === undefined) return;
   if (value === null || ours === null) {
     if (value !== null || ours !== null)
@@ -144,7 +140,12 @@ function decimalField(
   else if (!dec(value).eq(ours)) out.push(`${name} ${value} ≠ ${toWire(ours)}`);
 }
 
-function cancelDiffs(nodes: TxNode[], contractId: string, map: TemplateMap, mismatch: string[]): PreparedDiffs {
+function cancelDiffs(
+  nodes: TxNode[],
+  contractId: string,
+  map: TemplateMap,
+  mismatch: string[],
+): PreparedDiffs {
   let cancels = 0;
   for (const n of nodes) {
     const b = n.body;

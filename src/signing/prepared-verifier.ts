@@ -105,7 +105,8 @@ export class PreparedVerifier {
 
   /** Checks `envelope` against `expected` under the policy. Never rejects. */
   async verify(envelope: PreparedEnvelope, expected: PreparedExpectation): Promise<PreparedVerdict> {
-    if (this.policy === 'off') return { kind: 'unverified', reason: 'off', detail: 'policy off', warn: false };
+    if (this.policy === 'off')
+      return { kind: 'unverified', reason: 'off', detail: 'policy off', warn: false };
     const base64 = this.transactionOf(envelope);
     if (base64 === null) {
       return this.unverified('absent', `no prepared transaction in the envelope (${this.paths.join(', ')})`);
@@ -129,7 +130,9 @@ export class PreparedVerifier {
           );
         }
       } catch (err) {
-        diffs.push(`the prepared transaction cannot be hashed: ${err instanceof Error ? err.message : String(err)}`);
+        diffs.push(
+          `the prepared transaction cannot be hashed: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     }
     diffs.push(...foreignAuthorisers(tx, this.partyId));
