@@ -60,7 +60,9 @@ export class Ed25519Signer implements Signer {
       throw new TypeError(`unknown public key format ${String(publicKeyFormat)}`);
     }
     if (!Number.isSafeInteger(hashLength) || hashLength < 0) {
-      throw new TypeError(`the signed hash length must be a whole number of bytes, not ${String(hashLength)}`);
+      throw new TypeError(
+        `the signed hash length must be a whole number of bytes, not ${String(hashLength)}`,
+      );
     }
     // A real copy: Buffer#slice would be a view, and wiping it would wipe the caller's bytes.
     const own = Uint8Array.from(seed);

@@ -97,19 +97,22 @@ function placementDiffs(
   mismatch: string[],
 ): PreparedDiffs {
   const orders: Create[] = [];
+  const others: string[] = [];
   for (const n of nodes) {
     const b = n.body;
     if (b === null || b.oneofKind === 'fetch') continue;
     if (b.oneofKind === 'create' && isTemplate(b.create.templateId, map.orderTemplate)) orders.push(b.create);
     else if (b.oneofKind === 'create')
-      mismatch.push(`node ${n.id} creates a ${templateName(b.create.templateId)}`);
+      others.push(`node ${n.id} creates a ${templateName(b.create.templateId)}`);
     else if (b.oneofKind === 'exercise')
-      mismatch.push(`node ${n.id} exercises ${b.exercise.choiceId} on ${b.exercise.contractId}`);
-    else mismatch.push(`node ${n.id} is a rollback`);
+      others.push(`node ${n.id} exercises ${b.exercise.choiceId} on ${b.exercise.contractId}`);
+    else others.push(`node ${n.id} is a rollback`);
   }
   if (orders.length === 0) {
-    return { mismatch, unreadable: [`no create of the order template ${map.orderTemplate}`] };
+    // Not the template the map names: the map, not the venue, may be wrong.
+    return { mismatch, unreadable: [`no create of the order template ${map.orderTemplate}`, ...others] };
   }
+  mismatch.push(...others);
   if (orders.length > 1) mismatch.push(`creates ${orders.length} orders, not one`);
   const unreadable: string[] = [];
   const arg = orders[0]!.argument;
