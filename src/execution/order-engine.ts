@@ -65,10 +65,7 @@ export interface OrderEngineOptions {
   readonly journal?: Journal<TrackedOrder>;
   /** Config `recovery`: what to do with resting orders nobody knows. Default `adopt`. */
   readonly recovery?: Partial<RecoveryConfig> & { readonly historyMarginMs?: number };
-  /**
-   * Config `signing`: clear signing's policy, template map and transaction paths. Default policy
-   * `if-present` with the simulator's template map.
-   */
+  /** Config `signing`: clear signing's policy and template map. Default `if-present`, the sim's map. */
   readonly verification?: PreparedVerification;
   /** Config `execution`: `cancelConcurrency` (default 4). */
   readonly execution?: Partial<ExecutionConfig>;
