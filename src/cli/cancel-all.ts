@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../core/clock.js';
 import { toWire } from '../core/decimal.js';
 import type { MmConfig } from '../config/schema.js';
+import { verificationOf } from '../config/sections/signing.js';
 import type { CancelOutcome } from '../execution/execution-events.js';
 import { OrderEngine, type EngineEvent } from '../execution/order-engine.js';
 import { apiKeyHandle } from '../logging/redact.js';
@@ -297,6 +298,7 @@ async function withStore(
     // `cancel` would cancel them on every pair, `ignore` would leave them out.
     recovery: { unknownOrders: 'adopt' },
     execution: config.execution,
+    verification: verificationOf(config.signing),
   });
   const submitted = new Set<string>();
   const alarms: string[] = [];

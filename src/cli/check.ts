@@ -62,6 +62,7 @@ function signingKey(signing: SigningConfig): PreflightInput['key'] {
       keyFile: signing.keyFile,
       publicKeyFormat: signing.publicKeyFormat,
       allowInsecureKeyFile: signing.allowInsecureKeyFile,
+      hashLength: signing.hashLength,
     });
     return { fingerprint: signer.fingerprint };
   } catch (err) {

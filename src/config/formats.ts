@@ -199,6 +199,33 @@ export const PAIRS = define({
   },
 });
 
+/** A Daml name or label path: non-empty, no whitespace (`Venue.Order:Order`, `price`, `terms.price`). */
+export const DAML_NAME = define({
+  name: 'mm-daml-name',
+  validate(value) {
+    if (typeof value !== 'string' || !/^[^\s]+$/.test(value)) fail('must be a non-empty name without spaces');
+  },
+});
+
+/** Dotted JSON field paths (`prepared.preparedTransaction`); from the environment comma-separated. */
+export const FIELD_PATHS = define({
+  name: 'mm-field-paths',
+  coerce(raw) {
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  },
+  validate(value) {
+    if (!Array.isArray(value) || value.length === 0) fail('must be a non-empty list of dotted field paths');
+    for (const item of value as unknown[]) {
+      if (typeof item !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(item)) {
+        fail(`must be a list of dotted field paths; ${JSON.stringify(item)} is not one`);
+      }
+    }
+  },
+});
+
 /** Validates `value` against a leaf's format (a named format or an enum). Throws with the reason. */
 export function checkFormat(format: string | readonly unknown[], value: unknown): void {
   if (typeof format === 'string') {

@@ -118,6 +118,15 @@ function write(log: Logger, ctx: LogContext, e: DaemonEvent): void {
         `alarm: ${e.reason}: ${e.detail}`,
       );
       return;
+    case 'signing-unverified':
+      say(
+        log,
+        'warn',
+        { operation: e.operation, key: e.key, reason: e.reason, detail: e.detail },
+        `signing a hash whose prepared transaction was not verified (${e.reason}: ${e.detail}); ` +
+          'the echo check alone decided. signing.verifyPrepared=required refuses instead. Shown once.',
+      );
+      return;
     case 'order-alarm':
       say(
         log,

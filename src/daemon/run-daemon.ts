@@ -74,6 +74,7 @@ export async function runDaemon(o: RunDaemonOptions): Promise<number> {
       keyFile: config.signing.keyFile,
       publicKeyFormat: config.signing.publicKeyFormat,
       allowInsecureKeyFile: config.signing.allowInsecureKeyFile,
+      hashLength: config.signing.hashLength,
     });
   } catch (err) {
     if (err instanceof KeyFileError) return fail(err.message);

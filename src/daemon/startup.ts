@@ -1,5 +1,6 @@
 import { sleep, type Clock } from '../core/clock.js';
 import type { MmConfig } from '../config/schema.js';
+import { verificationOf } from '../config/sections/signing.js';
 import { OrderEngine, type OrderEngineOptions } from '../execution/order-engine.js';
 import type { RecoveryReport } from '../execution/recovery.js';
 import type { Logger } from '../logging/logger.js';
@@ -117,6 +118,7 @@ export async function startEngine(
       storePath: config.store.path,
       recovery: config.recovery,
       execution: config.execution,
+      verification: verificationOf(config.signing),
       ...start.tuning,
       ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
     });

@@ -20,8 +20,9 @@ import { applyRead, fetchOrder, isAwaiting } from './order-reads.js';
 export type { CancelConfig, CancelJob } from './cancel-scope.js';
 
 /**
- * One cancel, run to its end: prepare-cancel with the CURRENT contractId, exact echo check, sign,
- * submit, then read the order until it is gone. Venue quirks handled here:
+ * One cancel, run to its end: prepare-cancel with the CURRENT contractId, exact echo check, the
+ * prepared transaction's check (clear signing: it exercises on that contract only), sign, submit,
+ * then read the order until it is gone. Venue quirks handled here:
  * - 404 CONTRACT_NOT_FOUND: the contractId rotated on a partial fill (retry with the new one at
  *   once), or the order ended (EXPIRED residual, filled, cancelled: record what the read says);
  * - 409 ORDER_ALREADY_FILLED / ORDER_ALREADY_CANCELLED: recorded with the cumulative filled of a
@@ -112,9 +113,14 @@ export class CancelRun {
       return this.onPrepareError(order, contractId, err);
     }
     const echo = checkCancelEcho({ orderId: order.orderId, contractId }, prep);
-    if (!echo.ok) {
-      const detail = echo.diffs.join('; ');
-      this.retryState('ECHO_MISMATCH');
+    const refusal = !echo.ok
+      ? echo.diffs.join('; ')
+      : prep.signing === null
+        ? null
+        : await ctx.verifyPrepared('cancel', job.key, prep.signing, { kind: 'cancel', contractId });
+    if (refusal !== null) {
+      const detail = refusal;
+      this.retryState('ECHO_MISMATCH', detail);
       ctx.emit({ type: 'echo-refused', operation: 'cancel', key: job.key, detail, at: ctx.now() });
       ctx.alarm('echo-mismatch', job.key, detail);
       return { kind: 'echo-mismatch', detail };
@@ -280,10 +286,16 @@ export class CancelRun {
     return fallback;
   }
 
-  /** CANCELLING → CANCEL_REQUESTED: the attempt failed, the cancel intent stays. */
-  private retryState(code: string): void {
+  /** CANCELLING → CANCEL_REQUESTED: the attempt failed, the cancel intent stays (`detail` journaled). */
+  private retryState(code: string, detail?: string): void {
     if (this.ctx.order(this.job.key).state === 'CANCELLING') {
-      this.ctx.apply(this.job.key, { type: 'CancelRetry', code, at: this.ctx.now() });
+      const at = this.ctx.now();
+      this.ctx.apply(this.job.key, {
+        type: 'CancelRetry',
+        code,
+        ...(detail === undefined ? {} : { detail }),
+        at,
+      });
     }
   }
 

@@ -3,6 +3,8 @@ import type { OrderRegistry, TransitionRecord } from '../orders/order-registry.j
 import { ObserverError } from '../orders/registry-errors.js';
 import { ZERO } from '../core/decimal.js';
 import { IllegalTransitionError, type OrderEvent, type TrackedOrder } from '../orders/order-state-machine.js';
+import type { PreparedExpectation } from '../signing/prepared-checks.js';
+import { PreparedVerifier } from '../signing/prepared-verifier.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';
 import type { SigningEnvelope, SubmitBody } from '../venue/schemas.js';
@@ -23,6 +25,12 @@ export interface ExecutionDeps {
   readonly partyId: string;
   readonly clock: Clock;
   readonly observer?: ExecutionObserver;
+  /**
+   * Clear signing (config `signing.verifyPrepared` and the template map). Default: policy
+   * `if-present` with the simulator's template map. Share one between components so the
+   * once-only warnings are once per engine.
+   */
+  readonly verifier?: PreparedVerifier;
 }
 
 /**
@@ -36,6 +44,7 @@ export class ExecutionContext {
   readonly partyId: string;
   readonly clock: Clock;
   readonly emit: ExecutionObserver;
+  readonly verifier: PreparedVerifier;
 
   constructor(deps: ExecutionDeps) {
     this.venue = deps.venue;
@@ -44,6 +53,7 @@ export class ExecutionContext {
     this.partyId = deps.partyId;
     this.clock = deps.clock;
     this.emit = safeEmitter(deps.observer);
+    this.verifier = deps.verifier ?? new PreparedVerifier({ policy: 'if-present', partyId: deps.partyId });
   }
 
   now(): number {
@@ -125,6 +135,26 @@ export class ExecutionContext {
       });
       throw err;
     }
+  }
+
+  /**
+   * Clear signing, before {@link sign}: checks the envelope's prepared transaction against
+   * `expected` under the verifier's policy. Returns null when the hash may be signed, else what
+   * differed (one line). A hash left unverified under `if-present` is reported once per reason.
+   */
+  async verifyPrepared(
+    operation: 'place' | 'cancel',
+    key: string,
+    signing: SigningEnvelope,
+    expected: PreparedExpectation,
+  ): Promise<string | null> {
+    const verdict = await this.verifier.verify(signing, expected);
+    if (verdict.kind === 'refused') return `prepared transaction: ${verdict.diffs.join('; ')}`;
+    if (verdict.kind === 'unverified' && verdict.warn) {
+      const { reason, detail } = verdict;
+      this.emit({ type: 'signing-unverified', operation, key, reason, detail, at: this.now() });
+    }
+    return null;
   }
 
   /** Signs the prepared hash, reporting the `sign` latency (CPU only, but watched). */

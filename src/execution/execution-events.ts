@@ -1,5 +1,6 @@
 import type { OrderState, TerminalState } from '../orders/order-state-machine.js';
 import type { Dec } from '../core/decimal.js';
+import type { UnverifiedReason } from '../signing/prepared-verifier.js';
 
 /**
  * What the execution layer reports: the typed outcome of every placement and cancel, and the
@@ -182,6 +183,19 @@ export type ExecutionEvent =
       readonly at: number;
     }
   | {
+      /**
+       * A hash about to be signed whose prepared transaction could not be verified (policy
+       * `if-present`): absent, an unknown hashing scheme, or a template the map cannot read. The
+       * echo check alone decided. Emitted the first time each reason occurs.
+       */
+      readonly type: 'signing-unverified';
+      readonly operation: 'place' | 'cancel';
+      readonly key: string;
+      readonly reason: UnverifiedReason;
+      readonly detail: string;
+      readonly at: number;
+    }
+  | {
       readonly type: 'alarm';
       readonly reason: ExecutionAlarmReason;
       readonly key: string | null;
@@ -223,6 +237,7 @@ const EXECUTION_EVENT_TYPE_KEYS = {
   cancel: true,
   'prepare-abandoned': true,
   'echo-refused': true,
+  'signing-unverified': true,
   alarm: true,
   unknown: true,
   'unknown-resolved': true,

@@ -4,6 +4,7 @@ import type { ExecutionConfig, RecoveryConfig } from '../config/schema.js';
 import { journalWriteAhead, openJournal, type Journal } from '../orders/journal/index.js';
 import { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/order-state-machine.js';
+import { PreparedVerifier, type PreparedVerification } from '../signing/prepared-verifier.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/index.js';
 import { raceSignal } from './backoff.js';
@@ -64,6 +65,8 @@ export interface OrderEngineOptions {
   readonly journal?: Journal<TrackedOrder>;
   /** Config `recovery`: what to do with resting orders nobody knows. Default `adopt`. */
   readonly recovery?: Partial<RecoveryConfig> & { readonly historyMarginMs?: number };
+  /** Config `signing`: clear signing's policy and template map. Default `if-present`, the sim's map. */
+  readonly verification?: PreparedVerification;
   /** Config `execution`: `cancelConcurrency` (default 4). */
   readonly execution?: Partial<ExecutionConfig>;
   /** The orders poller: period (default 5 s), jitter ratio (0.1) and source, per-run timeout (60 s). */
@@ -332,7 +335,8 @@ function buildParts(
     journal.fills().map((f) => ({ pair: f.pair, side: f.side, price: f.price, quantity: f.delta })),
   );
   const { venue, signer, partyId, clock } = o;
-  const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit };
+  const verifier = new PreparedVerifier({ policy: 'if-present', ...o.verification, partyId });
+  const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit, verifier };
   const resolver = new UnknownResolver({ ...o.resolver, ...deps });
   const concurrency = o.execution?.cancelConcurrency ?? 4;
   const cancelPool = new CancelPool({ ...o.cancelPool, ...deps, concurrency });

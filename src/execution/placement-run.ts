@@ -27,7 +27,7 @@ const PRE_SUBMIT: readonly OrderState[] = ['INTENT', 'PREPARING', 'PREPARED', 'S
 
 /**
  * One placement, steps 2–7 of the pipeline: freshness, journaled intent, prepare, exact echo
- * check, freshness again, sign, submit, confirm. Every venue refusal becomes a typed outcome;
+ * check, the prepared transaction's check (clear signing), freshness again, sign, submit, confirm. Every venue refusal becomes a typed outcome;
  * nothing here throws to the pipeline.
  *
  * Exposure-doubling rules enforced here:
@@ -193,10 +193,21 @@ export class PlacementRun implements PlacementScope {
         echo: echoFromWire(result.order),
         at: ctx.now(),
       });
-      if (!echo.ok || rec.order.state !== 'PREPARED') {
-        // Invariant 2: never sign what was not asked for. The state machine ends it ABANDONED.
-        const detail = echo.diffs.join('; ') || 'the state machine refused the echo';
-        if (rec.order.state === 'PREPARED')
+      // Clear signing: the hash must be the transaction's, and the transaction our order.
+      const refusal =
+        !echo.ok || rec.order.state !== 'PREPARED'
+          ? echo.diffs.join('; ') || 'the state machine refused the echo'
+          : await ctx.verifyPrepared('place', key, result.signing, {
+              kind: 'place',
+              pair: intent.pair,
+              side: intent.side,
+              price: intent.price,
+              quantity: intent.quantity,
+            });
+      if (refusal !== null) {
+        // Invariant 2: never sign what was not asked for. The state machine ends it REJECTED.
+        const detail = refusal;
+        if (ctx.order(key).state === 'PREPARED')
           ctx.mustApply(key, { type: 'EchoMismatch', detail, at: ctx.now() });
         ctx.emit({ type: 'echo-refused', operation: 'place', key, detail, at: ctx.now() });
         ctx.alarm('echo-mismatch', key, detail);

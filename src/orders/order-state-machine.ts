@@ -489,6 +489,8 @@ export interface CancelStranded extends At {
 export interface CancelRetry extends At {
   readonly type: 'CancelRetry';
   readonly code?: string;
+  /** Why, when the code alone does not say (a refused prepared cancel: what differed). */
+  readonly detail?: string;
 }
 
 /** Every event the machine accepts, keyed by `type`. */

@@ -25,6 +25,9 @@ export interface SignerPublicInfo extends PublicKeyInfo {
   publicKeyFormat: PublicKeyFormat;
 }
 
+/** The length of a hash this signer signs unless told otherwise: SHA-256, as Canton's V2 scheme. */
+export const DEFAULT_HASH_LENGTH = 32;
+
 /** What the construction self-check signs: any fixed 32 bytes (a prepared hash is 32 bytes). */
 const SELF_CHECK_MESSAGE = createHash('sha256').update('ledger-mm ed25519 self-check').digest();
 
@@ -33,6 +36,7 @@ export class Ed25519Signer implements Signer {
   readonly #key: KeyObject;
   readonly #publicKeyRaw: Uint8Array;
   readonly #info: SignerPublicInfo;
+  readonly #hashLength: number;
 
   /** The public key, base64, in {@link publicKeyFormat}, as sent in the submission body. */
   readonly publicKey: string;
@@ -44,15 +48,21 @@ export class Ed25519Signer implements Signer {
   /**
    * @param seed The 32-byte RFC 8032 secret key. Not kept; the caller may zero its own copy.
    * @param publicKeyFormat How {@link publicKey} is encoded.
+   * @param hashLength The only message length {@link sign} accepts, bytes (config `signing.hashLength`).
    * @throws Error when Node's crypto and noble do not give the same signature for this key
    *   (an OpenSSL without Ed25519, or a broken build): nothing would verify at the venue.
    */
-  constructor(seed: Uint8Array, publicKeyFormat: PublicKeyFormat) {
+  constructor(seed: Uint8Array, publicKeyFormat: PublicKeyFormat, hashLength = DEFAULT_HASH_LENGTH) {
     if (!(seed instanceof Uint8Array) || seed.length !== ED25519_SEED_LENGTH) {
       throw new TypeError(`an Ed25519 seed is ${ED25519_SEED_LENGTH} bytes`);
     }
     if (publicKeyFormat !== 'raw' && publicKeyFormat !== 'spki') {
       throw new TypeError(`unknown public key format ${String(publicKeyFormat)}`);
+    }
+    if (!Number.isSafeInteger(hashLength) || hashLength < 0) {
+      throw new TypeError(
+        `the signed hash length must be a whole number of bytes, not ${String(hashLength)}`,
+      );
     }
     // A real copy: Buffer#slice would be a view, and wiping it would wipe the caller's bytes.
     const own = Uint8Array.from(seed);
@@ -70,6 +80,7 @@ export class Ed25519Signer implements Signer {
     const described = describePublicKey(this.#publicKeyRaw);
     this.#info = Object.freeze({ algorithm: 'ed25519', publicKeyFormat, ...described });
     this.publicKeyFormat = publicKeyFormat;
+    this.#hashLength = hashLength;
     this.publicKey = encodePublicKey(this.#publicKeyRaw, publicKeyFormat);
     this.fingerprint = described.fingerprint;
     Object.freeze(this);
@@ -83,7 +94,9 @@ export class Ed25519Signer implements Signer {
   /**
    * Signs the raw bytes of the base64-decoded `preparedTransactionHash`: no re-hashing, no
    * prefix, not the base64 text. Returns the 64-byte signature as base64.
-   * @throws TypeError when the argument is not canonical base64 (standard alphabet, padded).
+   * @throws TypeError when the argument is not canonical base64 (standard alphabet, padded), or
+   *   decodes to anything but the configured hash length (32 bytes unless configured): a prepared
+   *   hash is a digest, and anything else is not one.
    */
   sign(preparedTransactionHashBase64: string): string {
     if (typeof preparedTransactionHashBase64 !== 'string') {
@@ -93,6 +106,11 @@ export class Ed25519Signer implements Signer {
     if (message === undefined) {
       throw new TypeError(
         `preparedTransactionHash is not valid base64 (${preparedTransactionHashBase64.length} characters)`,
+      );
+    }
+    if (message.length !== this.#hashLength) {
+      throw new TypeError(
+        `refusing to sign ${message.length} bytes: a prepared hash is ${this.#hashLength} bytes`,
       );
     }
     return encodeBase64(ed25519SignWithKey(message, this.#key));
@@ -123,6 +141,10 @@ export class Ed25519Signer implements Signer {
  * Builds a signer from a 32-byte seed (tests, the simulator, and `loadSigner`).
  * The seed is copied.
  */
-export function signerFromSeed(seed: Uint8Array, publicKeyFormat: PublicKeyFormat = 'raw'): Ed25519Signer {
-  return new Ed25519Signer(seed, publicKeyFormat);
+export function signerFromSeed(
+  seed: Uint8Array,
+  publicKeyFormat: PublicKeyFormat = 'raw',
+  hashLength = DEFAULT_HASH_LENGTH,
+): Ed25519Signer {
+  return new Ed25519Signer(seed, publicKeyFormat, hashLength);
 }

@@ -1,6 +1,25 @@
 /** The signing module's public API. */
 export type { PublicKeyFormat, Signer } from './signer.js';
-export { Ed25519Signer, signerFromSeed, type SignerPublicInfo } from './ed25519-signer.js';
+export {
+  DEFAULT_HASH_LENGTH,
+  Ed25519Signer,
+  signerFromSeed,
+  type SignerPublicInfo,
+} from './ed25519-signer.js';
+export {
+  DEFAULT_TRANSACTION_PATHS,
+  PreparedVerifier,
+  VERIFY_PREPARED_POLICIES,
+  type PreparedEnvelope,
+  type PreparedVerdict,
+  type PreparedVerification,
+  type PreparedVerifierOptions,
+  type UnverifiedReason,
+  type VerifyPreparedPolicy,
+} from './prepared-verifier.js';
+export type { PreparedExpectation } from './prepared-checks.js';
+export { DEFAULT_TEMPLATE_MAP, type OrderFieldMap, type TemplateMap } from './template-map.js';
+export { decodePrepared, hashPrepared, hashingSchemeOf, type HashingScheme } from './canton-hash.js';
 export { loadSigner, type LoadSignerOptions } from './load-signer.js';
 export {
   KEY_FILE_FORMATS,

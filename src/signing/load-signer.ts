@@ -11,6 +11,8 @@ export interface LoadSignerOptions {
   publicKeyFormat: PublicKeyFormat;
   /** Accept a key file accessible by group or others. Default false. */
   allowInsecureKeyFile?: boolean;
+  /** The only hash length the signer signs, bytes. Default 32. */
+  hashLength?: number;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface LoadSignerOptions {
 export function loadSigner(options: LoadSignerOptions): Ed25519Signer {
   const seed = readKeyFile(options.keyFile, { allowInsecureKeyFile: options.allowInsecureKeyFile ?? false });
   try {
-    return new Ed25519Signer(seed, options.publicKeyFormat);
+    return new Ed25519Signer(seed, options.publicKeyFormat, options.hashLength);
   } finally {
     seed.fill(0);
   }

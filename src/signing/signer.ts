@@ -14,7 +14,8 @@ export interface Signer {
   readonly fingerprint: string;
   /**
    * Signs the raw bytes of a base64 `preparedTransactionHash` (no re-hashing, no prefix, not the
-   * base64 text) and returns the signature as base64.
+   * base64 text) and returns the signature as base64. Throws on anything but a hash of the
+   * configured length (32 bytes by default).
    */
   sign(preparedTransactionHashBase64: string): string;
 }

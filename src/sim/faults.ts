@@ -5,6 +5,7 @@ import {
   type EndpointKind,
   type GroundTruth,
 } from './engine/ground-truth.js';
+import { TAMPER_KINDS, type TamperKind } from './engine/prepared-transaction.js';
 import type { Rng } from './rng.js';
 
 /**
@@ -21,6 +22,9 @@ import type { Rng } from './rng.js';
  * - `latency-spike`: `extraMs` more latency, the call otherwise normal.
  * - `no-commit`: on submit, a normal 200 but the transaction never reaches the ledger.
  * - `stale-book`: the book projection stops refreshing for `durationMs` (the call is normal).
+ * - `tamper-prepared`: on a prepare (`prepare` or `cancelPrepare`), the prepared transaction or
+ *   its hash lies as `tamper` says (see `engine/prepared-transaction.ts`); the echo is honest.
+ *   `price` and `quantity` apply to placements, `other-contract` to cancels.
  */
 const Trigger = {
   id: z.string().min(1).optional(),
@@ -67,6 +71,23 @@ export const FaultSpecSchema = z.discriminatedUnion('kind', [
     durationMs: z.number().int().min(1),
     ...Trigger,
   }),
+  z
+    .strictObject({
+      kind: z.literal('tamper-prepared'),
+      endpoint: z.enum(['prepare', 'cancelPrepare']).default('prepare'),
+      tamper: z.enum(TAMPER_KINDS),
+      ...Trigger,
+    })
+    .refine(
+      (f) =>
+        f.endpoint === 'prepare'
+          ? f.tamper !== 'other-contract'
+          : f.tamper !== 'price' && f.tamper !== 'quantity',
+      {
+        message:
+          'price and quantity tamper with placements (prepare), other-contract with cancels (cancelPrepare)',
+      },
+    ),
 ]);
 /** A fault as configured (defaults applied). */
 export type FaultSpec = z.output<typeof FaultSpecSchema>;
@@ -87,6 +108,8 @@ export interface FiredFaults {
   extraMs: number;
   noCommit: boolean;
   staleBookMs: number;
+  /** How the prepared transaction lies, when a `tamper-prepared` fault fired. */
+  tamper: TamperKind | null;
 }
 
 /** The faults of a venue, configured and added at runtime. */
@@ -140,7 +163,7 @@ export class FaultInjector {
   onCall(endpoint: EndpointKind, call: CallRecord): FiredFaults {
     const n = this.count(endpoint) + 1;
     this.counts.set(endpoint, n);
-    const out: FiredFaults = { blocking: null, extraMs: 0, noCommit: false, staleBookMs: 0 };
+    const out: FiredFaults = { blocking: null, extraMs: 0, noCommit: false, staleBookMs: 0, tamper: null };
     for (const f of this.faults) {
       const s = f.spec;
       if (s.endpoint !== endpoint) continue;
@@ -167,6 +190,9 @@ export class FaultInjector {
           break;
         case 'stale-book':
           out.staleBookMs = Math.max(out.staleBookMs, s.durationMs);
+          break;
+        case 'tamper-prepared':
+          out.tamper ??= s.tamper;
           break;
       }
     }

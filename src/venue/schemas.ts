@@ -88,14 +88,24 @@ export const SigningEnvelope = z.looseObject({
   submitUrl: z.string(),
   status: z.string().optional(),
   signingUrl: z.string().nullable().optional(),
+  /** The prepare result; its `preparedTransaction` (base64 protobuf) is what clear signing checks. */
   prepared: z.unknown().optional(),
 });
 export type SigningEnvelope = z.infer<typeof SigningEnvelope>;
 
+/**
+ * `data.signing` when there is nothing to sign (a 201): either `null`, or the envelope with
+ * `requiresSignature: false` and its other fields null. Both read as null.
+ */
+const SigningOrNothing = z
+  .union([SigningEnvelope, z.looseObject({ requiresSignature: z.literal(false) }).transform(() => null)])
+  .nullable()
+  .optional();
+
 /** data of POST /orders. On 201 (already resting) there is nothing to sign, so `signing` may be absent or null. */
 export const PrepareOrderData = z.looseObject({
   order: Order,
-  signing: SigningEnvelope.nullable().optional(),
+  signing: SigningOrNothing,
 });
 export type PrepareOrderData = z.infer<typeof PrepareOrderData>;
 
@@ -103,7 +113,7 @@ export type PrepareOrderData = z.infer<typeof PrepareOrderData>;
 export const PrepareCancelData = z.looseObject({
   cancelled: z.boolean(),
   order: Order.optional(),
-  signing: SigningEnvelope.nullable().optional(),
+  signing: SigningOrNothing,
 });
 export type PrepareCancelData = z.infer<typeof PrepareCancelData>;
 

@@ -27,7 +27,19 @@ describe('defaults', () => {
     });
     expect(config.venue.retry).toEqual({ maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 10_000 });
     expect(config.venue.cursorParam).toBe('cursor');
-    expect(config.signing).toEqual({ keyFile: '', publicKeyFormat: 'raw', allowInsecureKeyFile: false });
+    expect(config.signing).toMatchObject({
+      keyFile: '',
+      publicKeyFormat: 'raw',
+      allowInsecureKeyFile: false,
+    });
+    // Clear signing: verify the prepared transaction when the venue sends it; sign 32 bytes only.
+    expect(config.signing).toMatchObject({ verifyPrepared: 'if-present', hashLength: 32 });
+    expect(config.signing.template).toEqual({
+      orderTemplate: 'Venue.Order:Order',
+      fields: { pair: 'pair', side: 'side', price: 'price', quantity: 'quantity' },
+      cancelChoice: 'Cancel',
+    });
+    expect(config.signing.preparedTransactionPaths[0]).toBe('prepared.preparedTransaction');
     expect(config.store.path).toBe(resolve(cwd, 'var/ledger-mm.sqlite'));
     expect(config.metrics).toEqual({ port: 9464, host: '127.0.0.1' });
     expect(config.log).toEqual({ level: 'info', pretty: false });
@@ -197,6 +209,12 @@ describe('environment variables', () => {
       value: 'spki',
       key: 'signing.publicKeyFormat',
       expected: () => 'spki',
+    },
+    {
+      env: 'LEDGER_MM_VERIFY_PREPARED',
+      value: 'required',
+      key: 'signing.verifyPrepared',
+      expected: () => 'required',
     },
     {
       env: 'LEDGER_MM_STORE_PATH',

@@ -303,7 +303,8 @@ describe('unreadable key files', () => {
 describe('loadSigner', () => {
   it('builds the signer with the configured public key format', () => {
     const path = writeKey(`${V.secretKey}\n`);
-    const raw = loadSigner({ keyFile: path, publicKeyFormat: 'raw' });
+    const hashLength = V.message.length / 2;
+    const raw = loadSigner({ keyFile: path, publicKeyFormat: 'raw', hashLength });
     const spki = loadSigner({ keyFile: path, publicKeyFormat: 'spki' });
     const { publicKey } = nodeKeysFromSeed(SEED);
     expect(raw.publicKey).toBe(PUB.toString('base64'));

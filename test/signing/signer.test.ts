@@ -25,7 +25,8 @@ describe('RFC 8032 section 7.1 test vectors', () => {
   });
 
   it.each(RFC8032_VECTORS)('$name: the signer reproduces the public key and signature', (v) => {
-    const signer = signerFromSeed(hex(v.secretKey), 'raw');
+    // The vectors sign messages of every length: a signer told to accept that length.
+    const signer = signerFromSeed(hex(v.secretKey), 'raw', v.message.length / 2);
     expect(toHex(signer.publicKeyRaw)).toBe(v.publicKey);
     expect(signer.publicKey).toBe(hex(v.publicKey).toString('base64'));
     // sign() takes the base64 of the bytes to sign.
@@ -39,7 +40,8 @@ describe('cross-check with @noble/ed25519 (the reference implementation)', () =>
     for (let i = 0; i < 50; i++) {
       const seed = randomBytes(32);
       const message = randomBytes(i === 0 ? 0 : 1 + (i % 7) * 9);
-      const signature = Buffer.from(signerFromSeed(seed).sign(message.toString('base64')), 'base64');
+      const signer = signerFromSeed(seed, 'raw', message.length);
+      const signature = Buffer.from(signer.sign(message.toString('base64')), 'base64');
       expect(toHex(signature)).toBe(toHex(ed25519Sign(message, seed)));
       expect(ed25519Verify(signature, message, ed25519PublicKey(seed))).toBe(true);
     }
@@ -51,7 +53,7 @@ describe('cross-check with node:crypto', () => {
     for (let i = 0; i < 50; i++) {
       const seed = randomBytes(32);
       const message = randomBytes(i === 0 ? 0 : 1 + (i % 5) * 16);
-      const signer = signerFromSeed(seed, i % 2 === 0 ? 'raw' : 'spki');
+      const signer = signerFromSeed(seed, i % 2 === 0 ? 'raw' : 'spki', message.length);
       const { privateKey, publicKey } = nodeKeysFromSeed(seed);
       const signature = Buffer.from(signer.sign(message.toString('base64')), 'base64');
       expect(signature).toHaveLength(64);
@@ -72,8 +74,9 @@ describe('cross-check with node:crypto', () => {
     expect(nodeVerify(null, Buffer.from(hashBase64, 'utf8'), publicKey, signature)).toBe(false);
     expect(nodeVerify(null, createHash('sha256').update(hash).digest(), publicKey, signature)).toBe(false);
     expect(nodeVerify(null, createHash('sha512').update(hash).digest(), publicKey, signature)).toBe(false);
-    // And the signature of the text is a different signature.
-    expect(signer.sign(Buffer.from(hashBase64, 'utf8').toString('base64'))).not.toBe(
+    // And the signature of the text (44 bytes, for a signer told to take 44) is a different one.
+    const text = Buffer.from(hashBase64, 'utf8');
+    expect(signerFromSeed(seed, 'raw', text.length).sign(text.toString('base64'))).not.toBe(
       signature.toString('base64'),
     );
   });
@@ -108,9 +111,25 @@ describe('sign() input validation', () => {
   });
 
   it('accepts canonical base64 of every padding length', () => {
+    const seed = hex(RFC8032_VECTORS[1]!.secretKey);
     for (const input of ['', 'YQ==', 'YWI=', 'YWJj', 'YWJjZA==']) {
-      expect(Buffer.from(signer.sign(input), 'base64')).toHaveLength(64);
+      const bytes = Buffer.from(input, 'base64').length;
+      expect(Buffer.from(signerFromSeed(seed, 'raw', bytes).sign(input), 'base64')).toHaveLength(64);
     }
+  });
+
+  it.each([0, 1, 31, 33, 64])('refuses %i bytes: a prepared hash is 32 bytes', (n) => {
+    expect(() => signer.sign(randomBytes(n).toString('base64'))).toThrow(/refusing to sign \d+ bytes/);
+    expect(Buffer.from(signer.sign(randomBytes(32).toString('base64')), 'base64')).toHaveLength(64);
+  });
+
+  it('takes another length when configured, and then only that one', () => {
+    const seed = hex(RFC8032_VECTORS[1]!.secretKey);
+    const sha512Sized = signerFromSeed(seed, 'raw', 64);
+    expect(Buffer.from(sha512Sized.sign(randomBytes(64).toString('base64')), 'base64')).toHaveLength(64);
+    expect(() => sha512Sized.sign(randomBytes(32).toString('base64'))).toThrow(TypeError);
+    expect(() => signerFromSeed(seed, 'raw', -1)).toThrow(TypeError);
+    expect(() => signerFromSeed(seed, 'raw', 1.5)).toThrow(TypeError);
   });
 });
 
@@ -155,7 +174,7 @@ describe('key handling', () => {
 
   it('copies the seed, so the caller may zero its own copy', () => {
     for (const mine of [Uint8Array.from(seed), Buffer.from(seed)]) {
-      const signer = signerFromSeed(mine);
+      const signer = signerFromSeed(mine, 'raw', v.message.length / 2);
       mine.fill(0);
       const signature = signer.sign(hex(v.message).toString('base64'));
       expect(Buffer.from(signature, 'base64').toString('hex')).toBe(v.signature);

@@ -182,9 +182,31 @@ describe('authenticated endpoints', () => {
     expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
-  it('POST /orders 201: already resting, nothing to sign', async () => {
-    h.api.on('POST', '/v1/orders', ok({ order: order(), signing: null }, 201));
+  it.each([
+    ['null', null],
+    ['absent', undefined],
+    [
+      'an envelope with requiresSignature false and null fields',
+      {
+        requiresSignature: false,
+        preparedTransactionHash: null,
+        hashingSchemeVersion: null,
+        commandId: null,
+        submitToken: null,
+        submitUrl: null,
+        status: null,
+        signingUrl: null,
+        prepared: null,
+      },
+    ],
+  ])('POST /orders 201: already resting, nothing to sign (signing %s)', async (_form, signing) => {
+    h.api.on('POST', '/v1/orders', ok({ order: order(), signing }, 201));
     await expect(h.client.prepareOrder(PREPARE_BODY)).resolves.toMatchObject({ status: 201, signing: null });
+  });
+
+  it('POST /orders 202 with an envelope that asks for nothing is a protocol error', async () => {
+    h.api.on('POST', '/v1/orders', ok({ order: order(), signing: { requiresSignature: false } }, 202));
+    await expect(h.client.prepareOrder(PREPARE_BODY)).rejects.toMatchObject({ code: 'CLIENT_PROTOCOL' });
   });
 
   it('POST /orders/{contractId}/cancel with and without a reason', async () => {

@@ -95,6 +95,7 @@ export function operatorSigner(command: string, signing: SigningConfig, io: Comm
       keyFile: signing.keyFile,
       publicKeyFormat: signing.publicKeyFormat,
       allowInsecureKeyFile: signing.allowInsecureKeyFile,
+      hashLength: signing.hashLength,
     });
     return { ok: true, value: signer };
   } catch (err) {

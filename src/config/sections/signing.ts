@@ -1,5 +1,14 @@
 import type { SchemaOf } from '../define.js';
-import { BOOLEAN, OPTIONAL_PATH } from '../formats.js';
+import { BOOLEAN, DAML_NAME, FIELD_PATHS, OPTIONAL_PATH, intFormat } from '../formats.js';
+import {
+  DEFAULT_HASH_LENGTH,
+  DEFAULT_TEMPLATE_MAP,
+  DEFAULT_TRANSACTION_PATHS,
+  VERIFY_PREPARED_POLICIES,
+  type PreparedVerification,
+  type TemplateMap,
+  type VerifyPreparedPolicy,
+} from '../../signing/index.js';
 
 /** The format the public key is sent in: raw 32 bytes or DER SubjectPublicKeyInfo, both base64. */
 export const PUBLIC_KEY_FORMATS = ['raw', 'spki'] as const;
@@ -10,6 +19,14 @@ export interface SigningConfig {
   readonly keyFile: string;
   readonly publicKeyFormat: PublicKeyFormatName;
   readonly allowInsecureKeyFile: boolean;
+  /** The only length of hash the signer signs, bytes. */
+  readonly hashLength: number;
+  /** Clear signing: what is checked in the prepared transaction before its hash is signed. */
+  readonly verifyPrepared: VerifyPreparedPolicy;
+  /** Where the base64 prepared transaction sits in the signing envelope, tried in order. */
+  readonly preparedTransactionPaths: readonly string[];
+  /** How to read the venue's order template. */
+  readonly template: TemplateMap;
 }
 
 export const signingSchema: SchemaOf<SigningConfig> = {
@@ -30,4 +47,63 @@ export const signingSchema: SchemaOf<SigningConfig> = {
     format: BOOLEAN,
     default: false,
   },
+  hashLength: {
+    doc: 'The signer refuses any preparedTransactionHash that is not exactly this many bytes (SHA-256: 32).',
+    format: intFormat(16, 64, { name: 'mm-hash-length' }),
+    default: DEFAULT_HASH_LENGTH,
+  },
+  verifyPrepared: {
+    doc: 'Before signing, decode the prepared transaction, recompute its hash and check what it does: "off"; "if-present" (verify when the venue sends it, otherwise the echo check alone, warned once); "required" (never sign an unverified hash).',
+    format: VERIFY_PREPARED_POLICIES,
+    default: 'if-present',
+    env: 'LEDGER_MM_VERIFY_PREPARED',
+  },
+  preparedTransactionPaths: {
+    doc: 'Dotted paths from the signing envelope to the base64 PreparedTransaction, tried in order.',
+    format: FIELD_PATHS,
+    default: DEFAULT_TRANSACTION_PATHS,
+  },
+  template: {
+    orderTemplate: {
+      doc: 'The Daml order template, "Module:Entity" (or "packageId:Module:Entity" to pin the package).',
+      format: DAML_NAME,
+      default: DEFAULT_TEMPLATE_MAP.orderTemplate,
+    },
+    fields: {
+      pair: {
+        doc: 'The order template field holding the pair (a dotted label path reaches into a nested record).',
+        format: DAML_NAME,
+        default: DEFAULT_TEMPLATE_MAP.fields.pair,
+      },
+      side: {
+        doc: 'The order template field holding the side (BUY/SELL, any case, text or enum).',
+        format: DAML_NAME,
+        default: DEFAULT_TEMPLATE_MAP.fields.side,
+      },
+      price: {
+        doc: 'The order template field holding the limit price (a Numeric, compared as a decimal).',
+        format: DAML_NAME,
+        default: DEFAULT_TEMPLATE_MAP.fields.price,
+      },
+      quantity: {
+        doc: 'The order template field holding the quantity (a Numeric, compared as a decimal).',
+        format: DAML_NAME,
+        default: DEFAULT_TEMPLATE_MAP.fields.quantity,
+      },
+    },
+    cancelChoice: {
+      doc: 'The choice a cancel exercises on the order contract.',
+      format: DAML_NAME,
+      default: DEFAULT_TEMPLATE_MAP.cancelChoice,
+    },
+  },
 };
+
+/** The order engine's clear-signing options, from config `signing`. */
+export function verificationOf(signing: SigningConfig): PreparedVerification {
+  return {
+    policy: signing.verifyPrepared,
+    template: signing.template,
+    transactionPaths: signing.preparedTransactionPaths,
+  };
+}

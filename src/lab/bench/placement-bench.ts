@@ -12,6 +12,7 @@ import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process
 import { VenueClient } from '../../venue/index.js';
 import { benchVenue, type BenchVenue } from './in-process.js';
 import { SectionMeter } from './measure.js';
+import { capturingTransport, measureVerify, type VerifyFigures } from './verify-bench.js';
 
 /**
  * Local CPU per placement and per cancel: the whole execution layer (the OrderEngine with its
@@ -88,6 +89,11 @@ export interface PlacementBenchResult {
   readonly simulatedSeconds: number;
   /** Where the journal was written (the temp directory's parent by default). */
   readonly journalDir: string;
+  /**
+   * Clear signing's share of the local CPU: the prepared transaction's decode, V2 hash and checks,
+   * re-run one at a time on prepare responses captured in the headline pass.
+   */
+  readonly verify: VerifyFigures;
 }
 
 /** Confirmation pacing of `ledger-mm paper --latency instant`: the first read after 100 ms. */
@@ -123,7 +129,11 @@ interface Pass {
   readonly venueCallsPerRoundTrip: number;
   readonly registrySize: number;
   readonly simulatedSeconds: number;
+  readonly verify: VerifyFigures | null;
 }
+
+/** Prepare responses kept per kind for the clear-signing figures. */
+const VERIFY_SAMPLES = 200;
 
 /** Runs the benchmark; see the module doc. */
 export async function runPlacementBench(o: PlacementBenchOptions = {}): Promise<PlacementBenchResult> {
@@ -136,6 +146,7 @@ export async function runPlacementBench(o: PlacementBenchOptions = {}): Promise<
     registrySize: headline.registrySize,
     simulatedSeconds: headline.simulatedSeconds,
     journalDir: o.journalDir ?? path.dirname(headline.journalTempDir),
+    verify: headline.verify!,
   };
 }
 
@@ -194,12 +205,13 @@ async function runPass(
     sign: signMeter,
     commits: () => journal.stats().commits,
   };
+  const capture = instrument ? null : capturingTransport(venue.createTransport(), VERIFY_SAMPLES);
   const engine = new OrderEngine({
     venue: new VenueClient({
       baseUrl: IN_PROCESS_BASE_URL,
       submitUrl: IN_PROCESS_SUBMIT_URL,
       apiKey,
-      transport: venue.createTransport(),
+      transport: capture?.transport ?? venue.createTransport(),
       clock,
       random: () => 0.5,
     }),
@@ -269,6 +281,7 @@ async function runPass(
       registrySize: engine.orders.size,
       simulatedSeconds: (bv.fake.now - startedAt) / 1000,
       journalTempDir: bv.dir,
+      verify: capture === null ? null : await measureVerify(capture.captured, partyId),
     };
   } finally {
     await settle(engine.close({ drainMs: 1_000 })).catch(() => undefined);

@@ -158,6 +158,7 @@ function placementSection(p: PlacementBenchResult): string[] {
     `  local = process CPU − the in-process venue's share, from a pass with no other meter; sign and journal come from a`,
     `  second, metered pass; rest = local − sign − journal (client, pipeline, registry, timers, timer-driven group commits).`,
     `  commits: fsynced journal commits per order (relaxed writes wait for the next durable one, or 250 ms); wall includes the fsync waits.`,
+    `  clear signing (included in local): ${us(p.verify.placementUs)} per placement (decode ${us(p.verify.decodeUs)}, V2 hash ${us(p.verify.hashUs)}, checks the rest), ${us(p.verify.cancelUs)} per cancel; re-run one at a time on ${p.verify.placements} + ${p.verify.cancels} captured prepares (${p.verify.failures} not verified).`,
     `  ${p.venueCallsPerRoundTrip.toFixed(1)} venue calls per placement + cancel; registry at the end: ${p.registrySize} orders (terminal ones kept for the retention); journal under ${p.journalDir}; failures: ${p.placements.failures} placements, ${p.cancels.failures} cancels.`,
   ];
 }

@@ -3,8 +3,9 @@ import type { EngineCore } from './engine-core.js';
 import { transition } from './orders.js';
 
 /**
- * Creates a prepared command (placement or cancel) with a fresh seeded 32-byte hash, a command
- * id and a one-time submitToken, and arms its cache deadline.
+ * Creates a prepared command (placement or cancel) with fresh seeded 32 bytes (the node seed of
+ * its transaction, see `sealCommand`), a command id and a one-time submitToken, and arms its
+ * cache deadline.
  */
 export function createCommand(
   core: EngineCore,
@@ -19,6 +20,7 @@ export function createCommand(
     hash,
     hashB64: Buffer.from(hash).toString('base64'),
     hashingSchemeVersion: core.settings.hashingSchemeVersion,
+    preparedTransaction: null,
     preparedAt: now,
     cacheExpiresAt: now + core.settings.preparedTtlMs,
     tokenExpiresAt: now + core.settings.submitTokenTtlMs,

@@ -11,10 +11,15 @@ export interface PreparedCommand {
   kind: 'place' | 'cancel';
   commandId: string;
   submitToken: string;
-  /** The 32 bytes the client signs. */
+  /**
+   * The 32 bytes the client signs: the V2 hash of {@link preparedTransaction} once sealed
+   * (`prepared-transaction.ts`), seeded bytes before.
+   */
   hash: Uint8Array;
   hashB64: string;
   hashingSchemeVersion: string;
+  /** The Canton `PreparedTransaction`, base64 protobuf; null until sealed. */
+  preparedTransaction: string | null;
   partyId: string;
   orderId: string;
   /** For a cancel: the contract the cancel archives. */

@@ -1,4 +1,5 @@
 import type { PreparedCommand } from '../engine/commands.js';
+import { sealCommand } from '../engine/prepared-transaction.js';
 import { orderToWire } from '../engine/orders.js';
 import {
   accountView,
@@ -13,7 +14,10 @@ import { SimError, validationError } from '../engine/sim-error.js';
 import type { SigningEnvelope } from '../../venue/schemas.js';
 import type { Route, RouteContext } from './types.js';
 
-/** `data.signing` of a prepare response. */
+/**
+ * `data.signing` of a prepare response. `prepared` carries the Canton prepare result: the base64
+ * `preparedTransaction` whose hash `preparedTransactionHash` is.
+ */
 export function signingEnvelope(cmd: PreparedCommand, submitUrl: string): SigningEnvelope {
   return {
     requiresSignature: true,
@@ -24,9 +28,22 @@ export function signingEnvelope(cmd: PreparedCommand, submitUrl: string): Signin
     submitUrl,
     status: 'PENDING_SIGNATURE',
     signingUrl: `${new URL(submitUrl).origin}/signing/${cmd.commandId}`,
-    prepared: {},
+    prepared: cmd.preparedTransaction === null ? {} : { preparedTransaction: cmd.preparedTransaction },
   };
 }
+
+/** `data.signing` of a 201 (the order already rests): the envelope's shape, nothing to sign. */
+export const NOTHING_TO_SIGN = {
+  requiresSignature: false,
+  preparedTransactionHash: null,
+  hashingSchemeVersion: null,
+  commandId: null,
+  submitToken: null,
+  submitUrl: null,
+  status: null,
+  signingUrl: null,
+  prepared: null,
+} as const;
 
 function balancesCold(ctx: Pick<RouteContext, 'engine' | 'account'>): boolean {
   const warmAt = ctx.account?.balancesWarmAt ?? null;
@@ -118,8 +135,10 @@ export const API_ROUTES: Route[] = [
     endpoint: 'prepare',
     auth: true,
     latency: () => 'prepare',
-    handle: (ctx) => {
+    handle: async (ctx) => {
       const outcome = ctx.engine.prepareOrder(ctx.account!, ctx.body);
+      if (outcome.kind === 'prepared')
+        await sealCommand(ctx.engine.core, outcome.command, outcome.order, ctx.tamper);
       ctx.call.orderId = outcome.order.orderId;
       ctx.call.clientOrderId = outcome.order.clientOrderId ?? undefined;
       ctx.call.commandId = outcome.command?.commandId;
@@ -128,7 +147,7 @@ export const API_ROUTES: Route[] = [
         status: outcome.kind === 'existing' ? 201 : 202,
         data: {
           order: orderToWire(outcome.order),
-          signing: outcome.command ? signingEnvelope(outcome.command, ctx.submitUrl) : null,
+          signing: outcome.command ? signingEnvelope(outcome.command, ctx.submitUrl) : NOTHING_TO_SIGN,
         },
       };
     },
@@ -152,8 +171,9 @@ export const API_ROUTES: Route[] = [
     endpoint: 'cancelPrepare',
     auth: true,
     latency: () => 'cancelPrepare',
-    handle: (ctx) => {
+    handle: async (ctx) => {
       const { order, command } = ctx.engine.prepareCancel(ctx.account!, ctx.params['contractId']!, ctx.body);
+      await sealCommand(ctx.engine.core, command, order, ctx.tamper);
       ctx.call.orderId = order.orderId;
       ctx.call.commandId = command.commandId;
       ctx.call.commandKind = 'cancel';

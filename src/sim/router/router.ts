@@ -26,7 +26,7 @@ export interface RouterOptions {
   routes?: Route[];
 }
 
-const NO_FAULTS: FiredFaults = { blocking: null, extraMs: 0, noCommit: false, staleBookMs: 0 };
+const NO_FAULTS: FiredFaults = { blocking: null, extraMs: 0, noCommit: false, staleBookMs: 0, tamper: null };
 
 interface Outcome {
   response: SimResponse;
@@ -106,7 +106,7 @@ export class Router {
     let outcome: Outcome | null = null;
     let account: Account | null = null;
     if (blocking === null || (blocking.kind !== 'rate-limit' && blocking.effect)) {
-      ({ outcome, account } = this.execute(route, params, req, call, requestId, fired, sample));
+      ({ outcome, account } = await this.execute(route, params, req, call, requestId, fired, sample));
     } else if (route.endpoint === 'submit') {
       call.verdict = 'not-processed';
     }
@@ -141,8 +141,11 @@ export class Router {
     return outcome!;
   }
 
-  /** Authenticates, runs the handler and picks the answer's latency. */
-  private execute(
+  /**
+   * Authenticates, runs the handler and picks the answer's latency. A handler's own async work
+   * (sealing a prepared transaction) settles within the turn, so the clock has not moved.
+   */
+  private async execute(
     route: Route,
     params: Record<string, string>,
     req: SimRequest,
@@ -150,7 +153,7 @@ export class Router {
     requestId: string,
     fired: FiredFaults,
     sample: (key: LatencyKey | null) => number,
-  ): { outcome: Outcome; account: Account | null } {
+  ): Promise<{ outcome: Outcome; account: Account | null }> {
     const { engine } = this.options;
     let account: Account | null = null;
     try {
@@ -161,11 +164,12 @@ export class Router {
       }
       const base = this.context(params, req, call, account);
       const delayMs = sample(route.latency(base));
-      const result = route.handle({
+      const result = await route.handle({
         ...base,
         body: parseBody(req.body),
         answerDelayMs: delayMs,
         noCommit: fired.noCommit,
+        tamper: fired.tamper,
       });
       const response =
         'empty' in result
@@ -223,6 +227,7 @@ export class Router {
       call,
       submitUrl: req.submitUrl ?? this.submitUrl,
       noCommit: false,
+      tamper: null,
     };
   }
 

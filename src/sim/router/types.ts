@@ -2,6 +2,7 @@ import type { Account } from '../engine/accounts.js';
 import type { CallRecord, EndpointKind } from '../engine/ground-truth.js';
 import type { Query } from '../engine/reads.js';
 import type { VenueEngine } from '../engine/venue-engine.js';
+import type { TamperKind } from '../engine/prepared-transaction.js';
 import type { FaultInjector } from '../faults.js';
 import type { LatencyKey, LatencyModel } from '../latency.js';
 
@@ -46,6 +47,8 @@ export interface RouteContext {
   answerDelayMs: number;
   /** A `no-commit` fault fired: a submit answers 200 but never reaches the ledger. */
   noCommit: boolean;
+  /** A `tamper-prepared` fault fired: how the prepared transaction lies. */
+  tamper: TamperKind | null;
 }
 
 /** A handler's answer: JSON `data` in the success envelope, or an empty body. */
@@ -62,5 +65,5 @@ export interface Route {
   auth: boolean;
   /** The latency of a successful answer; null for none (admin). */
   latency: (ctx: Omit<RouteContext, 'answerDelayMs'>) => LatencyKey | null;
-  handle: (ctx: RouteContext) => RouteResult;
+  handle: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
 }

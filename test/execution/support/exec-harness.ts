@@ -17,7 +17,12 @@ import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
 import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
-import { signerFromSeed, type Signer } from '../../../src/signing/index.js';
+import {
+  PreparedVerifier,
+  signerFromSeed,
+  type Signer,
+  type VerifyPreparedPolicy,
+} from '../../../src/signing/index.js';
 import type { AccountSetup } from '../../../src/sim/engine/venue-engine.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../src/sim/in-process-transport.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
@@ -47,6 +52,8 @@ export interface ExecHarnessOptions {
   readonly timeouts?: Partial<VenueTimeouts>;
   /** Wraps the in-process transport (tampering, hiding reads…). */
   readonly wrap?: (inner: Transport) => Transport;
+  /** Clear signing's policy (config `signing.verifyPrepared`). Default `if-present`. */
+  readonly verifyPrepared?: VerifyPreparedPolicy;
 }
 
 /** A simulated venue on a fake clock and the whole execution layer against it, journal included. */
@@ -134,7 +141,8 @@ export function execHarness(opts: ExecHarnessOptions = {}): ExecHarness {
   const events: ExecutionEvent[] = [];
   const hub = new ExecutionEventHub();
   hub.subscribe((e) => events.push(e));
-  const deps = { venue: client, registry, signer, partyId, clock, observer: hub.emit };
+  const verifier = new PreparedVerifier({ policy: opts.verifyPrepared ?? 'if-present', partyId });
+  const deps = { venue: client, registry, signer, partyId, clock, observer: hub.emit, verifier };
   const resolver = new UnknownResolver(deps);
   const pipeline = new PlacementPipeline({
     ...deps,

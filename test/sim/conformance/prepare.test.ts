@@ -166,6 +166,20 @@ describe('POST /orders (prepare)', () => {
       body: { ...LIMIT, price: '40000', clientOrderId: `${h.prefix}live` },
     });
     expect(res.status).toBe(201);
+    // The envelope's shape with nothing to sign (an independent client reads every field), …
+    const wire = JSON.parse(res.text) as { data: { signing: Record<string, unknown> } };
+    expect(wire.data.signing).toEqual({
+      requiresSignature: false,
+      preparedTransactionHash: null,
+      hashingSchemeVersion: null,
+      commandId: null,
+      submitToken: null,
+      submitUrl: null,
+      status: null,
+      signingUrl: null,
+      prepared: null,
+    });
+    // … which the daemon's client reads as no envelope.
     const data = okData(res, PrepareOrderData);
     expect(data.signing).toBeNull();
     expect(data.order).toMatchObject({
