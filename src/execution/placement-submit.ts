@@ -72,20 +72,32 @@ export async function submitSigned(
   }
 }
 
-/** After a 200: poll the order until it rests, ends, or the 5-minute rule settles it. */
+/**
+ * After a 200: poll the order until it rests, ends, or the 5-minute rule settles it — with policy
+ * `proceed`, at most `confirmWindowMs`, after which the resolver owns it (outcome `unresolved`).
+ */
 export async function confirmPlaced(scope: PlacementScope, key: string): Promise<PlacementOutcome> {
   const { ctx, cfg, resolver } = scope.env;
-  const r = await ctx.timed(
-    'confirm',
-    key,
-    () =>
-      confirmOrder(ctx, key, {
-        backoff: cfg.confirmBackoff,
-        marginMs: cfg.deadlineMarginMs,
-        signal: scope.job.signal,
-      }),
-    (x) => (x.kind === 'resting' || x.kind === 'terminal' ? true : x.kind),
-  );
+  // With `proceed` a 200 that does not rest within the window goes to the resolver: it blocks
+  // its own slot, not the pipeline.
+  const windowMs = cfg.afterUnknown === 'proceed' ? cfg.confirmWindowMs : null;
+  const bound = windowMs === null ? null : timeoutSignal(ctx.clock, windowMs, scope.job.signal);
+  let r;
+  try {
+    r = await ctx.timed(
+      'confirm',
+      key,
+      () =>
+        confirmOrder(ctx, key, {
+          backoff: cfg.confirmBackoff,
+          marginMs: cfg.deadlineMarginMs,
+          signal: bound?.signal ?? scope.job.signal,
+        }),
+      (x) => (x.kind === 'resting' || x.kind === 'terminal' ? true : x.kind),
+    );
+  } finally {
+    bound?.dispose();
+  }
   if (r.kind === 'never-committed') return scope.out({ kind: 'never-committed', state: 'REJECTED' });
   if (r.kind === 'aborted' || r.kind === 'unresolved') {
     // Cut short (close, task timeout) or unreadable past the deadline: the resolver owns it now.
