@@ -157,6 +157,29 @@ function write(log: Logger, ctx: LogContext, e: DaemonEvent): void {
           `config reload rejected, old params kept:\n${formatConfigError(e.error)}`,
         );
       return;
+    case 'side-missing':
+      say(
+        log,
+        'warn',
+        {
+          pair: e.pair,
+          side: e.side,
+          reason: e.cause.reason,
+          detail: e.cause.detail,
+          missingMs: e.missingMs,
+        },
+        `${e.pair}: no ${e.side === 'BUY' ? 'bid' : 'ask'} for ${(e.missingMs / 1000).toFixed(0)} s: ` +
+          `${e.cause.reason} (${e.cause.detail})`,
+      );
+      return;
+    case 'side-restored':
+      say(
+        log,
+        'info',
+        { pair: e.pair, side: e.side, missingMs: e.missingMs },
+        `${e.pair}: ${e.side === 'BUY' ? 'bid' : 'ask'} back after ${(e.missingMs / 1000).toFixed(0)} s`,
+      );
+      return;
     case 'daemon-phase':
       say(
         log,
@@ -197,6 +220,9 @@ export interface SummaryLine {
   /** Our best resting bid and ask, or null. */
   readonly bid: string | null;
   readonly ask: string | null;
+  /** Why a side has no quote (`reason: detail`), shown instead of its price. */
+  readonly bidMissing?: string | null;
+  readonly askMissing?: string | null;
   readonly position: PairPosition;
   readonly base: string;
   readonly quote: string;
@@ -217,8 +243,14 @@ export function logSummary(log: Logger, lines: readonly SummaryLine[]): void {
       log,
       'info',
       fields,
-      `${l.pair}: bid ${l.bid ?? '—'} / ask ${l.ask ?? '—'}, position ${signed(p.base)} ${l.base}, ` +
+      `${l.pair}: bid ${quoted(l.bid, l.bidMissing)} / ask ${quoted(l.ask, l.askMissing)}, ` +
+        `position ${signed(p.base)} ${l.base}, ` +
         `PnL ${p.pnl.toDecimalPlaces(2).toFixed()} ${l.quote} (${p.fills} fills)`,
     );
   }
+}
+
+function quoted(price: string | null, missing: string | null | undefined): string {
+  if (price !== null) return price;
+  return missing === null || missing === undefined ? '—' : `— (${missing})`;
 }

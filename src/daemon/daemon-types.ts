@@ -11,6 +11,7 @@ import type { RetryEvent } from '../venue/retry.js';
 import type { Transport } from '../venue/transport.js';
 import type { planReconcile } from '../strategy/reconciler.js';
 import type { PreflightReport } from './preflight.js';
+import type { SideWatchEvent } from './side-watch.js';
 import type { CycleReport } from './quote-cycle.js';
 
 /** The daemon's life. `preflight` and `recovering` repeat on a slow timer until they pass. */
@@ -132,4 +133,5 @@ export type DaemonEvent =
       readonly error: unknown;
       readonly at: number;
     }
-  | { readonly type: 'shutdown'; readonly report: ShutdownReport; readonly at: number };
+  | { readonly type: 'shutdown'; readonly report: ShutdownReport; readonly at: number }
+  | SideWatchEvent;

@@ -3,6 +3,7 @@ import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
+import { isAwaiting } from '../execution/order-reads.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
 import type { DaemonStateView } from '../observability/state-view.js';
 import type { VenueClient } from '../venue/index.js';
@@ -30,6 +31,8 @@ import type { CycleReport } from './quote-cycle.js';
 import { assessDaemonReadiness, type DaemonReadiness } from './readiness.js';
 import { passPreflight, startEngine } from './startup.js';
 import { buildStateView } from './state-view.js';
+import type { AwaitingOrder } from './side-missing-cause.js';
+import { PipelineCycle, SideWatch } from './side-watch.js';
 import { TradingSession } from './trading-session.js';
 import { createDaemonVenueClient } from './venue-client.js';
 
@@ -54,6 +57,8 @@ export class Daemon {
   private readonly events: EngineEvents;
   private readonly observers = new Fanout<DaemonEvent>();
   private readonly lifetime = new AbortController();
+  private readonly pipelineCycle = new PipelineCycle();
+  private readonly sideWatch = new SideWatch(this.pipelineCycle);
   private readonly live: LiveConfig;
   private phaseValue: DaemonPhase = 'created';
   private preflightReport: PreflightReport | null = null;
@@ -90,6 +95,7 @@ export class Daemon {
       emit: (e) => this.emit(e),
       execution: this.execution,
       position: (pair) => this.positions().find((p) => p.pair === pair),
+      sideMissing: (pair, side) => this.sideWatch.episode(pair, side),
     });
   }
 
@@ -207,6 +213,7 @@ export class Daemon {
       lastFills: this.events.lastFills,
       preflightPassed: this.preflightReport?.ok === true,
       queued: this.session?.dispatch.pendingIntents.length ?? 0,
+      sideMissing: this.sideWatch.all(),
     });
   }
 
@@ -303,5 +310,28 @@ export class Daemon {
   private emit(event: DaemonEvent): void {
     logDaemonEvent(this.o.logger, this.events.logContext, event);
     this.observers.emit(event);
+    if (event.type === 'stage') this.pipelineCycle.observe(event.stage, event.ms, event.ok);
+    if (event.type === 'cycle' && this.session !== null) {
+      const { engine, dispatch } = this.session;
+      const awaiting = awaitingOrders(engine, event.report.at - this.pipelineCycle.estimateMs);
+      for (const e of this.sideWatch.observe(event.report, awaiting, dispatch.pendingIntents.length))
+        this.emit(e);
+    }
   }
+}
+
+/**
+ * Our orders whose placement outcome is unknown, oldest first: UNKNOWN, or submitted before
+ * `submittedBefore` (a pipeline cycle ago) and still not confirmed.
+ */
+function awaitingOrders(engine: OrderEngine, submittedBefore: number): AwaitingOrder[] {
+  return engine.orders
+    .active({ foreign: false })
+    .filter(
+      (o) =>
+        o.state === 'UNKNOWN' ||
+        (isAwaiting(o.state) && o.submittedAt !== null && o.submittedAt < submittedBefore),
+    )
+    .sort((a, b) => a.createdAt - b.createdAt)
+    .map((o) => ({ key: o.key, pair: o.pair, side: o.side, state: o.state }));
 }
