@@ -312,10 +312,8 @@ export class Daemon {
     this.observers.emit(event);
     if (event.type === 'stage') this.pipelineCycle.observe(event.stage, event.ms, event.ok);
     if (event.type === 'cycle' && this.session !== null) {
-      const { engine, dispatch } = this.session;
-      const awaiting = awaitingOrders(engine, event.report.at - this.pipelineCycle.estimateMs);
-      for (const e of this.sideWatch.observe(event.report, awaiting, dispatch.pendingIntents.length))
-        this.emit(e);
+      const awaiting = awaitingOrders(this.session.engine, event.report.at - this.pipelineCycle.estimateMs);
+      for (const e of this.sideWatch.observe(event.report, awaiting)) this.emit(e);
     }
   }
 }

@@ -9,7 +9,8 @@ import type { SideMissingCause } from './side-missing-reasons.js';
  * lasted more than two pipeline cycles (the time one placement takes, prepare to rest, measured
  * from the stages) it is reported once (`side-missing`, a WARN naming the cause), and its end
  * once (`side-restored`). The cause is re-read every cycle (the metric shows the current one).
- * A side waiting its turn in the pipeline behind others is given a cycle per intent ahead.
+ * A side whose placement merely waits its turn in the pipeline (`queued`) is not warned about:
+ * that is the venue's pace, not a stop (the metric still shows it).
  */
 
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
@@ -80,8 +81,8 @@ export class SideWatch {
     return [...this.episodes.values()];
   }
 
-  /** Reads one cycle; `pending` counts the intents waiting in the pipeline. */
-  observe(report: CycleReport, awaiting: readonly AwaitingOrder[], pending: number): SideWatchEvent[] {
+  /** Reads one cycle; `awaiting` are our orders whose placement outcome is unknown. */
+  observe(report: CycleReport, awaiting: readonly AwaitingOrder[]): SideWatchEvent[] {
     const events: SideWatchEvent[] = [];
     const now = report.at;
     for (const { pair } of report.positions) {
@@ -99,8 +100,8 @@ export class SideWatch {
         }
         const cause = sideMissingCause(report, pair, side, awaiting);
         const since = prev?.since ?? now;
-        const turns = cause.reason === 'queued' ? Math.max(2, pending + 1) : 2;
-        const due = now - since > turns * this.cycle.estimateMs;
+        // Waiting its turn is the venue's pace, not a stop: the metric shows it, no WARN.
+        const due = cause.reason !== 'queued' && now - since > 2 * this.cycle.estimateMs;
         const warn = prev?.warned !== true && due;
         this.episodes.set(id, { pair, side, since, cause, warned: prev?.warned === true || warn });
         if (warn) events.push({ type: 'side-missing', pair, side, cause, missingMs: now - since, at: now });
