@@ -18,6 +18,7 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_reference_age_seconds: ['gauge', ['pair']],
   ledger_mm_two_sided: ['gauge', ['pair']],
   ledger_mm_two_sided_seconds_total: ['counter', ['pair']],
+  ledger_mm_side_missing_seconds: ['gauge', ['pair', 'side', 'reason']],
   // pipeline
   ledger_mm_stage_duration_seconds: ['histogram', ['stage', 'outcome']],
   ledger_mm_sign_duration_seconds: ['histogram', ['stage', 'outcome']],
