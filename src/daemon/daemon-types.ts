@@ -98,6 +98,8 @@ export interface DaemonCloseOptions {
   readonly cancelOrders?: boolean;
   /** Bound on the whole stop, ms. Default config `shutdown.graceMs`. */
   readonly graceMs?: number;
+  /** Longest wait for unknown orders to resolve, ms. Default config `shutdown.unknownWaitMs`. */
+  readonly unknownWaitMs?: number;
 }
 
 /** How a stop went. */
@@ -110,6 +112,8 @@ export interface ShutdownReport {
   readonly ms: number;
   /** The step the bound cut, when it did. */
   readonly cutAt: string | null;
+  /** Orders left with an unknown outcome (journaled: the next start resolves them). */
+  readonly unresolved: readonly string[];
 }
 
 /** Everything the daemon reports: the engine's events and its own. */

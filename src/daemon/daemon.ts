@@ -294,6 +294,7 @@ export class Daemon {
       {
         cancelOrders: options.cancelOrders ?? config.shutdown.cancelOrders,
         graceMs: options.graceMs ?? config.shutdown.graceMs,
+        unknownWaitMs: options.unknownWaitMs ?? config.shutdown.unknownWaitMs,
       },
     );
     this.setPhase('closed');
