@@ -17,7 +17,7 @@ import type { PairPosition } from './pnl.js';
 import type { CycleReport } from './quote-cycle.js';
 import type { Side } from '../venue/schemas.js';
 import type { SideEpisode } from './side-watch.js';
-import { AUTH_CODES } from '../market/market-pollers.js';
+import { scopeOf } from '../venue/errors.js';
 
 /**
  * What the daemon does with the order engine's events, besides passing them on: execution events
@@ -100,8 +100,9 @@ export class EngineEvents {
       this.referenceAts.set(outcome.key, entry.action.quote.referenceAt);
     }
     if (outcome.kind !== 'refused') return;
-    if (outcome.code === 'MARKET_MAKER_SUSPENDED') this.o.market.recordSuspended();
-    else if (AUTH_CODES.has(outcome.code)) this.o.market.recordAuthFailure();
+    const scope = scopeOf(outcome.code);
+    if (scope === 'account') this.o.market.recordSuspended();
+    else if (scope === 'auth') this.o.market.recordAuthFailure();
   }
 
   /** The summary lines of the periodic log, from a cycle. */

@@ -7,6 +7,7 @@ import { commitDeadline, confirmOrder } from './confirm-order.js';
 import type { PlacementOutcome } from './execution-events.js';
 import { isAwaiting, refreshOrder } from './order-reads.js';
 import { READ_SLACK_MS, outcomeOfOrder, type PlacementScope } from './placement-scope.js';
+import { alarmOnTamper } from './tamper-alarm.js';
 import type { Resolution } from './unknown-resolver.js';
 
 /**
@@ -67,6 +68,7 @@ export async function submitSigned(
     }
     // Refused before dispatch (nothing sent, or the host said no): it cannot commit.
     ctx.mustApply(key, { type: 'SubmitRejected', code, at: ctx.now() });
+    alarmOnTamper(ctx, 'place', key, res.error);
     if (code === 'CLIENT_ABORTED') return scope.out({ kind: 'aborted', reason: job.abortCause() });
     return scope.out({ kind: 'refused', code });
   }
