@@ -104,6 +104,8 @@ export class MarketPollers {
         task,
         ...(options.random === undefined ? {} : { random: options.random }),
         onError: (err) => options.onError?.(name, err),
+        // A refused API key lasts until an operator acts (the account recheck watches for it).
+        failureBackoff: { maxMs: Math.max(60_000, intervalMs), when: isAuthError },
       });
       this.byName.set(name, poller);
     };
