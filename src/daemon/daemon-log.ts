@@ -5,6 +5,7 @@ import type { PlacementOutcome } from '../execution/execution-events.js';
 import type { Logger } from '../logging/logger.js';
 import type { TrackedOrder } from '../orders/order-state-machine.js';
 import type { DaemonEvent } from './daemon-types.js';
+import { VenueError } from '../venue/errors.js';
 import type { PairPosition } from './pnl.js';
 
 /**
@@ -147,7 +148,15 @@ function write(log: Logger, ctx: LogContext, e: DaemonEvent): void {
     }
     case 'poll-failed':
     case 'market-poll-failed':
-      say(log, 'warn', { poller: e.poller, err: e.error }, `poll of ${e.poller} failed`);
+      // An expected venue error is its code, not a stack trace; anything else is a bug to trace.
+      if (e.error instanceof VenueError)
+        say(
+          log,
+          'warn',
+          { poller: e.poller, code: e.error.code, status: e.error.status },
+          `poll of ${e.poller} failed: ${e.error.code}`,
+        );
+      else say(log, 'warn', { poller: e.poller, err: e.error }, `poll of ${e.poller} failed`);
       return;
     case 'config-reload':
       if (e.ok) say(log, 'info', { version: e.version, changed: e.changed, ignored: e.ignored }, reloaded(e));
