@@ -108,11 +108,15 @@ export async function shutdown(
     cutAt: completed ? null : step,
     unresolved: leftUnknown,
   };
-  if (completed && leftUnknown.length > 0)
+  const stillResting = opts.cancelOrders ? activeOrders - leftUnknown.length : 0;
+  if (completed && (leftUnknown.length > 0 || stillResting > 0))
     logger.warn(
       { ...report },
-      `stopped in ${(report.ms / 1000).toFixed(1)} s; left for the next start to resolve (journaled): ` +
-        leftUnknown.join(', '),
+      `stopped in ${(report.ms / 1000).toFixed(1)} s; left in the journal for the next start: ` +
+        [
+          ...(leftUnknown.length > 0 ? [`to resolve ${leftUnknown.join(', ')}`] : []),
+          ...(stillResting > 0 ? [`${stillResting} order(s) whose cancel did not go through`] : []),
+        ].join('; '),
     );
   else if (completed) logger.info({ ...report }, `stopped in ${(report.ms / 1000).toFixed(1)} s`);
   else

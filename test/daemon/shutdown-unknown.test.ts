@@ -60,7 +60,7 @@ it('exits 0 within unknownWaitMs plus the cancels, names the unknown order; the 
     completed: true,
     unresolved: [expect.stringContaining(unknown.key)],
   });
-  const line = e.logs.find((l) => String(l['msg']).includes('left for the next start to resolve'));
+  const line = e.logs.find((l) => String(l['msg']).includes('left in the journal for the next start'));
   expect(String(line?.['msg'])).toContain(`${unknown.key} (${unknown.side} ${unknown.pair}, UNKNOWN)`);
   console.log(`SIGTERM with an unknown placement: exit 0 after ${(tookMs / 1000).toFixed(1)} s`);
 
