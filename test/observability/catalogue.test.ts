@@ -202,6 +202,7 @@ describe('the metric catalogue', () => {
       ['stranded', 0],
       ['unknown_unresolved', 0],
       ['internal_error', 0],
+      ['api_key_refused', 0],
     ]);
     // Not ready, and the account not read, until the daemon's state says otherwise.
     expect(families.get('ledger_mm_ready')!.samples).toEqual([
