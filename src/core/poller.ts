@@ -38,6 +38,11 @@ export interface PollerOptions {
   readonly initialDelayMs?: number;
   /** Called with each failure of a run (never for a run aborted by close). Must not throw. */
   readonly onError?: (error: unknown, poller: PollerStats) => void;
+  /**
+   * Backs off after failures `when` says are lasting (e.g. a refused API key): the next period
+   * doubles per consecutive such failure, up to `maxMs`. The first success restores `intervalMs`.
+   */
+  readonly failureBackoff?: { readonly maxMs: number; readonly when: (error: unknown) => boolean };
 }
 
 /** What a poller exposes about itself (for health and metrics; metrics observe, never decide). */
@@ -66,6 +71,7 @@ export class Poller implements PollerStats {
   readonly name: string;
   lastSuccessAt: number | null = null;
   lastErrorAt: number | null = null;
+  private readonly failureBackoff: PollerOptions['failureBackoff'];
   lastError: unknown = undefined;
   runs = 0;
   failures = 0;
@@ -91,6 +97,7 @@ export class Poller implements PollerStats {
 
   /** Throws RangeError on a non-positive interval, a negative jitter or a jitter ≥ the interval. */
   constructor(options: PollerOptions) {
+    this.failureBackoff = options.failureBackoff;
     this.name = options.name;
     this.clock = options.clock;
     this.intervalMs = options.intervalMs;
@@ -160,6 +167,13 @@ export class Poller implements PollerStats {
     await this.inFlight;
   }
 
+  /** The backed-off period after a lasting failure (see `failureBackoff`), or null. */
+  private backoffMs(): number | null {
+    const b = this.failureBackoff;
+    if (b === undefined || this.consecutiveFailures === 0 || !b.when(this.lastError)) return null;
+    return Math.min(b.maxMs, this.intervalMs * 2 ** this.consecutiveFailures);
+  }
+
   /** The period until the next run: `intervalMs ± jitterMs`, uniformly. */
   nextPeriodMs(): number {
     if (this.jitterMs === 0) return this.intervalMs;
@@ -174,6 +188,11 @@ export class Poller implements PollerStats {
       this.inFlight = null;
       if (this.closed || !this.started) return;
       const elapsed = this.clock.now() - startedAt;
+      const backoffMs = this.backoffMs();
+      if (backoffMs !== null) {
+        this.schedule(Math.max(0, backoffMs - elapsed));
+        return;
+      }
       if (elapsed < period) {
         this.schedule(period - elapsed);
         return;

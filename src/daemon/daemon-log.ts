@@ -5,6 +5,7 @@ import type { PlacementOutcome } from '../execution/execution-events.js';
 import type { Logger } from '../logging/logger.js';
 import type { TrackedOrder } from '../orders/order-state-machine.js';
 import type { DaemonEvent } from './daemon-types.js';
+import { VenueError } from '../venue/errors.js';
 import type { PairPosition } from './pnl.js';
 
 /**
@@ -156,7 +157,15 @@ function write(log: Logger, ctx: LogContext, e: DaemonEvent): void {
     }
     case 'poll-failed':
     case 'market-poll-failed':
-      say(log, 'warn', { poller: e.poller, err: e.error }, `poll of ${e.poller} failed`);
+      // An expected venue error is its code, not a stack trace; anything else is a bug to trace.
+      if (e.error instanceof VenueError)
+        say(
+          log,
+          'warn',
+          { poller: e.poller, code: e.error.code, status: e.error.status },
+          `poll of ${e.poller} failed: ${e.error.code}`,
+        );
+      else say(log, 'warn', { poller: e.poller, err: e.error }, `poll of ${e.poller} failed`);
       return;
     case 'config-reload':
       if (e.ok) say(log, 'info', { version: e.version, changed: e.changed, ignored: e.ignored }, reloaded(e));
@@ -165,6 +174,29 @@ function write(log: Logger, ctx: LogContext, e: DaemonEvent): void {
           { issues: e.error.issues },
           `config reload rejected, old params kept:\n${formatConfigError(e.error)}`,
         );
+      return;
+    case 'side-missing':
+      say(
+        log,
+        'warn',
+        {
+          pair: e.pair,
+          side: e.side,
+          reason: e.cause.reason,
+          detail: e.cause.detail,
+          missingMs: e.missingMs,
+        },
+        `${e.pair}: no ${e.side === 'BUY' ? 'bid' : 'ask'} for ${(e.missingMs / 1000).toFixed(0)} s: ` +
+          `${e.cause.reason} (${e.cause.detail})`,
+      );
+      return;
+    case 'side-restored':
+      say(
+        log,
+        'info',
+        { pair: e.pair, side: e.side, missingMs: e.missingMs },
+        `${e.pair}: ${e.side === 'BUY' ? 'bid' : 'ask'} back after ${(e.missingMs / 1000).toFixed(0)} s`,
+      );
       return;
     case 'daemon-phase':
       say(
@@ -206,6 +238,9 @@ export interface SummaryLine {
   /** Our best resting bid and ask, or null. */
   readonly bid: string | null;
   readonly ask: string | null;
+  /** Why a side has no quote (`reason: detail`), shown instead of its price. */
+  readonly bidMissing?: string | null;
+  readonly askMissing?: string | null;
   readonly position: PairPosition;
   readonly base: string;
   readonly quote: string;
@@ -226,8 +261,14 @@ export function logSummary(log: Logger, lines: readonly SummaryLine[]): void {
       log,
       'info',
       fields,
-      `${l.pair}: bid ${l.bid ?? '—'} / ask ${l.ask ?? '—'}, position ${signed(p.base)} ${l.base}, ` +
+      `${l.pair}: bid ${quoted(l.bid, l.bidMissing)} / ask ${quoted(l.ask, l.askMissing)}, ` +
+        `position ${signed(p.base)} ${l.base}, ` +
         `PnL ${p.pnl.toDecimalPlaces(2).toFixed()} ${l.quote} (${p.fills} fills)`,
     );
   }
+}
+
+function quoted(price: string | null, missing: string | null | undefined): string {
+  if (price !== null) return price;
+  return missing === null || missing === undefined ? '—' : `— (${missing})`;
 }

@@ -11,6 +11,7 @@ import type { RetryEvent } from '../venue/retry.js';
 import type { Transport } from '../venue/transport.js';
 import type { planReconcile } from '../strategy/reconciler.js';
 import type { PreflightReport } from './preflight.js';
+import type { SideWatchEvent } from './side-watch.js';
 import type { CycleReport } from './quote-cycle.js';
 
 /** The daemon's life. `preflight` and `recovering` repeat on a slow timer until they pass. */
@@ -97,6 +98,8 @@ export interface DaemonCloseOptions {
   readonly cancelOrders?: boolean;
   /** Bound on the whole stop, ms. Default config `shutdown.graceMs`. */
   readonly graceMs?: number;
+  /** Longest wait for unknown orders to resolve, ms. Default config `shutdown.unknownWaitMs`. */
+  readonly unknownWaitMs?: number;
 }
 
 /** How a stop went. */
@@ -109,6 +112,8 @@ export interface ShutdownReport {
   readonly ms: number;
   /** The step the bound cut, when it did. */
   readonly cutAt: string | null;
+  /** Orders left with an unknown outcome (journaled: the next start resolves them). */
+  readonly unresolved: readonly string[];
 }
 
 /** Everything the daemon reports: the engine's events and its own. */
@@ -132,4 +137,5 @@ export type DaemonEvent =
       readonly error: unknown;
       readonly at: number;
     }
-  | { readonly type: 'shutdown'; readonly report: ShutdownReport; readonly at: number };
+  | { readonly type: 'shutdown'; readonly report: ShutdownReport; readonly at: number }
+  | SideWatchEvent;

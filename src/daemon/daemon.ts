@@ -3,9 +3,13 @@ import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
+import { isAwaiting } from '../execution/order-reads.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
 import type { DaemonStateView } from '../observability/state-view.js';
+import { apiKeyHandle } from '../logging/redact.js';
 import type { VenueClient } from '../venue/index.js';
+import { ApiKeyFile } from './api-key-file.js';
+import { AuthWatch } from './auth-watch.js';
 import { BookWatch } from './book-watch.js';
 import { logDaemonEvent } from './daemon-log.js';
 import {
@@ -30,6 +34,8 @@ import type { CycleReport } from './quote-cycle.js';
 import { assessDaemonReadiness, type DaemonReadiness } from './readiness.js';
 import { passPreflight, startEngine } from './startup.js';
 import { buildStateView } from './state-view.js';
+import type { AwaitingOrder } from './side-missing-cause.js';
+import { PipelineCycle, SideWatch } from './side-watch.js';
 import { TradingSession } from './trading-session.js';
 import { createDaemonVenueClient } from './venue-client.js';
 
@@ -54,6 +60,10 @@ export class Daemon {
   private readonly events: EngineEvents;
   private readonly observers = new Fanout<DaemonEvent>();
   private readonly lifetime = new AbortController();
+  private readonly pipelineCycle = new PipelineCycle();
+  private readonly sideWatch = new SideWatch(this.pipelineCycle);
+  private readonly authWatch: AuthWatch;
+  private readonly keyFile: ApiKeyFile | null;
   private readonly live: LiveConfig;
   private phaseValue: DaemonPhase = 'created';
   private preflightReport: PreflightReport | null = null;
@@ -81,6 +91,13 @@ export class Daemon {
     this.state = feed.state;
     this.pollers = feed.pollers;
     this.positionsCalc = new Positions(config.pairs);
+    this.keyFile = apiKeyFileOf(options, this.venue);
+    this.authWatch = new AuthWatch({
+      logger: options.logger,
+      authFailing: () => this.state.authFailing,
+      keyHandle: () => this.venue.keyHandle,
+      emit: (e) => this.emit(e),
+    });
     this.events = new EngineEvents({
       clock,
       bookWatch: this.bookWatch,
@@ -90,6 +107,7 @@ export class Daemon {
       emit: (e) => this.emit(e),
       execution: this.execution,
       position: (pair) => this.positions().find((p) => p.pair === pair),
+      sideMissing: (pair, side) => this.sideWatch.episode(pair, side),
     });
   }
 
@@ -155,6 +173,7 @@ export class Daemon {
 
   /** Reloads the strategy and risk sections now (what SIGHUP does); null without reload options. */
   reload(): ReloadOutcome | null {
+    this.keyFile?.reload('SIGHUP');
     return this.live.reload();
   }
 
@@ -207,6 +226,7 @@ export class Daemon {
       lastFills: this.events.lastFills,
       preflightPassed: this.preflightReport?.ok === true,
       queued: this.session?.dispatch.pendingIntents.length ?? 0,
+      sideMissing: this.sideWatch.all(),
     });
   }
 
@@ -241,7 +261,10 @@ export class Daemon {
     });
     if (started === null || this.lifetime.signal.aborted || this.session === null) return false;
     this.session.start();
-    if (this.o.reload?.watch !== false) this.live.watch();
+    if (this.o.reload?.watch !== false) {
+      this.live.watch();
+      this.keyFile?.watch();
+    }
     this.setPhase('running');
     logger.info({ pairs: config.pairs, store: config.store.path }, `quoting ${config.pairs.join(', ')}`);
     return true;
@@ -281,6 +304,7 @@ export class Daemon {
         dispatch: this.session?.dispatch ?? null,
         stopLoops: async () => {
           this.live.close();
+          this.keyFile?.close();
           await this.session?.stopLoops();
         },
         closeRest: async () => {
@@ -291,11 +315,24 @@ export class Daemon {
       {
         cancelOrders: options.cancelOrders ?? config.shutdown.cancelOrders,
         graceMs: options.graceMs ?? config.shutdown.graceMs,
+        unknownWaitMs: options.unknownWaitMs ?? config.shutdown.unknownWaitMs,
       },
     );
     this.setPhase('closed');
     this.emit({ type: 'shutdown', report, at: clock.now() });
     return report;
+  }
+
+  /**
+   * Poll failures are logged once per streak of a poller (market pollers are filtered at the
+   * source), and a refused key not at all: the key's alarm tells it once.
+   */
+  private quietPollFailure(event: DaemonEvent): boolean {
+    if (event.type !== 'poll-failed' && event.type !== 'market-poll-failed') return false;
+    if (AuthWatch.isKeyRefusal(event.error)) return true;
+    return (
+      event.type === 'poll-failed' && (this.session?.engine.ordersPoller?.poller.consecutiveFailures ?? 0) > 1
+    );
   }
 
   private setPhase(phase: DaemonPhase): void {
@@ -305,7 +342,50 @@ export class Daemon {
   }
 
   private emit(event: DaemonEvent): void {
-    logDaemonEvent(this.o.logger, this.events.logContext, event);
+    if (!this.quietPollFailure(event)) logDaemonEvent(this.o.logger, this.events.logContext, event);
     this.observers.emit(event);
+    this.authWatch.observe(event, this.o.clock.now());
+    if (event.type === 'stage') this.pipelineCycle.observe(event.stage, event.ms, event.ok);
+    if (event.type === 'cycle' && this.session !== null) {
+      const awaiting = awaitingOrders(this.session.engine, event.report.at - this.pipelineCycle.estimateMs);
+      for (const e of this.sideWatch.observe(event.report, awaiting)) this.emit(e);
+    }
   }
+}
+
+/**
+ * Our orders whose placement outcome is unknown, oldest first: UNKNOWN, or submitted before
+ * `submittedBefore` (a pipeline cycle ago) and still not confirmed.
+ */
+function awaitingOrders(engine: OrderEngine, submittedBefore: number): AwaitingOrder[] {
+  return engine.orders
+    .active({ foreign: false })
+    .filter(
+      (o) =>
+        o.state === 'UNKNOWN' ||
+        (isAwaiting(o.state) && o.submittedAt !== null && o.submittedAt < submittedBefore),
+    )
+    .sort((a, b) => a.createdAt - b.createdAt)
+    .map((o) => ({ key: o.key, pair: o.pair, side: o.side, state: o.state }));
+}
+
+/**
+ * The API key file to re-read on SIGHUP and on change: only with reload options, a configured
+ * `venue.apiKeyFile`, and no key from the environment (which takes precedence).
+ */
+function apiKeyFileOf(o: DaemonOptions, venue: VenueClient): ApiKeyFile | null {
+  const load = o.reload?.load;
+  const file = o.config.venue.apiKeyFile;
+  if (load === undefined || file === '' || (load.env['LEDGER_MM_API_KEY'] ?? '').trim() !== '') return null;
+  return new ApiKeyFile({
+    file,
+    cwd: load.cwd,
+    initial: o.config.venue.apiKey,
+    clock: o.clock,
+    logger: o.logger,
+    apply: (key) => venue.setApiKey(key),
+    handle: (key) => apiKeyHandle(key),
+    ...(o.reload?.watcher === undefined ? {} : { watcher: o.reload.watcher }),
+    ...(o.reload?.debounceMs === undefined ? {} : { debounceMs: o.reload.debounceMs }),
+  });
 }

@@ -15,7 +15,9 @@ import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
 import { isRestingState } from './own-orders-view.js';
 import type { PairPosition } from './pnl.js';
 import type { CycleReport } from './quote-cycle.js';
-import { AUTH_CODES } from '../market/market-pollers.js';
+import type { Side } from '../venue/schemas.js';
+import type { SideEpisode } from './side-watch.js';
+import { scopeOf } from '../venue/errors.js';
 
 /**
  * What the daemon does with the order engine's events, besides passing them on: execution events
@@ -39,6 +41,8 @@ export interface EngineEventsOptions {
   readonly execution: ExecutionEventHub;
   /** A pair's position now (for the fill log line). */
   readonly position: (pair: string) => PairPosition | undefined;
+  /** Why a side has no quote, when it has none (for the summary line). */
+  readonly sideMissing?: (pair: string, side: Side) => SideEpisode | null;
 }
 
 /** See the module doc. */
@@ -96,8 +100,9 @@ export class EngineEvents {
       this.referenceAts.set(outcome.key, entry.action.quote.referenceAt);
     }
     if (outcome.kind !== 'refused') return;
-    if (outcome.code === 'MARKET_MAKER_SUSPENDED') this.o.market.recordSuspended();
-    else if (AUTH_CODES.has(outcome.code)) this.o.market.recordAuthFailure();
+    const scope = scopeOf(outcome.code);
+    if (scope === 'account') this.o.market.recordSuspended();
+    else if (scope === 'auth') this.o.market.recordAuthFailure();
   }
 
   /** The summary lines of the periodic log, from a cycle. */
@@ -107,10 +112,18 @@ export class EngineEvents {
       const bid = mine.filter((o) => o.side === 'BUY').sort((a, b) => b.price.cmp(a.price))[0];
       const ask = mine.filter((o) => o.side === 'SELL').sort((a, b) => a.price.cmp(b.price))[0];
       const { base, quote } = this.logContext.instruments(position.pair);
+      const missing = (side: Side): string | null => {
+        const e = this.o.sideMissing?.(position.pair, side) ?? null;
+        return e === null
+          ? null
+          : `${e.cause.reason}: ${e.cause.detail}, ${((report.at - e.since) / 1000).toFixed(0)} s`;
+      };
       return {
         pair: position.pair,
         bid: bid === undefined ? null : bid.price.toFixed(),
         ask: ask === undefined ? null : ask.price.toFixed(),
+        bidMissing: bid === undefined ? missing('BUY') : null,
+        askMissing: ask === undefined ? missing('SELL') : null,
         position,
         base,
         quote,

@@ -18,8 +18,11 @@ import type { OrderDispatch } from './order-dispatch.js';
  * 3. with `cancelOrders` (config `shutdown.cancelOrders`, default true), cancel every order held,
  *    at once and concurrently with step 2: resting orders go to the cancel pool, an order still
  *    being placed gets a deferred cancel and is cancelled the moment it rests;
- * 4. wait for the last placement to settle and for every order whose submission is unanswered
- *    to be resolved by a read (resting ones are then cancelled too);
+ * 4. wait for the last placement to settle and, at most `unknownWaitMs` (config
+ *    `shutdown.unknownWaitMs`, default 30 s), for every order whose placement outcome is unknown
+ *    to be resolved by a read (resting ones are then cancelled too). Those still unknown stay in
+ *    the journal: the stop names them and the next start's recovery resolves them — it is not a
+ *    failure, the exit code stays 0;
  * 5. close the order engine (its cancel pool drains, the journal closes last), then the pollers
  *    and the venue client.
  *
@@ -43,11 +46,13 @@ export interface ShutdownParts {
 }
 
 const SETTLE_POLL_MS = 500;
+/** Default of `shutdown.unknownWaitMs`. */
+const DEFAULT_UNKNOWN_WAIT_MS = 30_000;
 
 /** Stops the daemon; see the module doc. Never rejects. */
 export async function shutdown(
   parts: ShutdownParts,
-  opts: { readonly cancelOrders: boolean; readonly graceMs: number },
+  opts: { readonly cancelOrders: boolean; readonly graceMs: number; readonly unknownWaitMs?: number },
 ): Promise<ShutdownReport> {
   const { clock, logger, engine, dispatch } = parts;
   const { cancelOrders, graceMs } = opts;
@@ -67,7 +72,9 @@ export async function shutdown(
     await dispatch?.drain();
     if (engine !== null && opts.cancelOrders && engine.state === 'ready') {
       step = 'settle-unknown';
+      const waitUntil = clock.now() + (opts.unknownWaitMs ?? DEFAULT_UNKNOWN_WAIT_MS);
       while (engine.orders.active({ foreign: false }).some((o) => isAwaiting(o.state))) {
+        if (clock.now() >= waitUntil) break;
         if (!(await pause(clock, SETTLE_POLL_MS, bound.signal))) break;
       }
     }
@@ -83,6 +90,7 @@ export async function shutdown(
   } finally {
     bound.dispose();
   }
+  const leftUnknown = unresolvedOrders(engine);
   const rest = timeoutSignal(clock, Math.max(reserveMs, started + opts.graceMs - clock.now()));
   try {
     await raceSignal(parts.closeRest(), rest.signal);
@@ -98,8 +106,19 @@ export async function shutdown(
     activeOrders,
     ms: clock.now() - started,
     cutAt: completed ? null : step,
+    unresolved: leftUnknown,
   };
-  if (completed) logger.info({ ...report }, `stopped in ${(report.ms / 1000).toFixed(1)} s`);
+  const stillResting = opts.cancelOrders ? activeOrders - leftUnknown.length : 0;
+  if (completed && (leftUnknown.length > 0 || stillResting > 0))
+    logger.warn(
+      { ...report },
+      `stopped in ${(report.ms / 1000).toFixed(1)} s; left in the journal for the next start: ` +
+        [
+          ...(leftUnknown.length > 0 ? [`to resolve ${leftUnknown.join(', ')}`] : []),
+          ...(stillResting > 0 ? [`${stillResting} order(s) whose cancel did not go through`] : []),
+        ].join('; '),
+    );
+  else if (completed) logger.info({ ...report }, `stopped in ${(report.ms / 1000).toFixed(1)} s`);
   else
     logger.error(
       { ...report },
@@ -114,5 +133,18 @@ function activeCount(engine: OrderEngine | null): number {
     return engine.orders.active().length;
   } catch {
     return 0;
+  }
+}
+
+/** Our orders whose placement outcome is still unknown, as `key (SIDE pair, STATE)`. */
+function unresolvedOrders(engine: OrderEngine | null): string[] {
+  if (engine === null) return [];
+  try {
+    return engine.orders
+      .active({ foreign: false })
+      .filter((o) => isAwaiting(o.state))
+      .map((o) => `${o.key} (${o.side} ${o.pair}, ${o.state})`);
+  } catch {
+    return [];
   }
 }

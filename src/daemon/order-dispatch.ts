@@ -6,6 +6,7 @@ import type { CancelOutcome, PlacementOutcome } from '../execution/execution-eve
 import type { OrderEngine } from '../execution/order-engine.js';
 import { isTerminal, type OrderState } from '../orders/order-state-machine.js';
 import type { PlaceAction } from '../risk/index.js';
+import { scopeOf } from '../venue/errors.js';
 import { SUB_SLOTS, registrySlot, type PendingIntent } from './own-orders-view.js';
 
 /**
@@ -38,15 +39,6 @@ export interface OrderDispatchOptions {
   readonly onCancel?: (key: string, reason: string, outcome: CancelOutcome) => void;
 }
 
-/** Refusals that say the account or its key cannot trade: readiness handles them, not the breaker. */
-const ACCOUNT_CODES: ReadonlySet<string> = new Set([
-  'MARKET_MAKER_SUSPENDED',
-  'MISSING_API_KEY',
-  'INVALID_API_KEY',
-  'API_KEY_REVOKED',
-  'API_KEY_EXPIRED',
-]);
-
 /** True when a placement outcome counts as a pipeline failure for the error breaker. */
 export function isPipelineFailure(outcome: PlacementOutcome): boolean {
   switch (outcome.kind) {
@@ -57,7 +49,8 @@ export function isPipelineFailure(outcome: PlacementOutcome): boolean {
     case 'unresolved':
       return true;
     case 'refused':
-      return !ACCOUNT_CODES.has(outcome.code);
+      // The account or its key cannot trade: readiness handles it, not the breaker.
+      return scopeOf(outcome.code) !== 'auth' && scopeOf(outcome.code) !== 'account';
     default:
       return false;
   }

@@ -20,6 +20,7 @@ import { orderFits, planReconcile, type ReconcilePlan } from '../strategy/reconc
 import { computeQuotes } from '../strategy/strategy.js';
 import type { BookWatch, StaleBook } from './book-watch.js';
 import type { LiveParams } from './live-params.js';
+import { inactiveBreaks } from './inactive-breaks.js';
 import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
 import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
 import { ownOrdersView } from './own-orders-view.js';
@@ -154,6 +155,10 @@ export class QuoteCycle {
     // The gate's own cancels (stale data, halts, reducing) jump the cancel queue.
     for (const c of verdict.cancels) {
       dispatch.cancel(c.key, c.reason, RISK_CANCEL_PRIORITY);
+      cancelled += 1;
+    }
+    for (const c of inactiveBreaks(verdict, snapshot.account)) {
+      dispatch.cancel(c.key, c.reason);
       cancelled += 1;
     }
     if (this.d.canPlace()) {

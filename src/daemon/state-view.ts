@@ -13,6 +13,7 @@ import type { OrderState, TrackedOrder } from '../orders/order-state-machine.js'
 import { bucketForLimit, refill, type RiskParams, type RiskState } from '../risk/index.js';
 import { quoteSlotOf } from './own-orders-view.js';
 import type { PairPosition } from './pnl.js';
+import type { SideEpisode } from './side-watch.js';
 import type { CycleReport } from './quote-cycle.js';
 
 /**
@@ -37,6 +38,8 @@ export interface StateSource {
   readonly preflightPassed: boolean;
   /** Intents handed to the pipeline and not settled. */
   readonly queued: number;
+  /** The sides without a resting quote, and why (the side watch's episodes). */
+  readonly sideMissing?: readonly SideEpisode[];
 }
 
 /** States in which an order of ours is on the book and can trade. */
@@ -98,6 +101,9 @@ export function buildStateView(src: StateSource): DaemonStateView {
       riskState: src.cycle?.verdict.pairStates[pair] ?? null,
       twoSided: quotes.some((q) => q.side === 'BUY') && quotes.some((q) => q.side === 'SELL'),
       foreignOrders: mine.filter((o) => o.flags.foreign).length,
+      sideMissing: (src.sideMissing ?? [])
+        .filter((e) => e.pair === pair)
+        .map((e) => ({ side: e.side, since: e.since, reason: e.cause.reason, detail: e.cause.detail })),
     };
   });
   const account = snapshot.account;

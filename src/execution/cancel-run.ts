@@ -15,6 +15,7 @@ import {
 import { checkCancelEcho } from './echo-check.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { CancelOutcome } from './execution-events.js';
+import { alarmOnTamper } from './tamper-alarm.js';
 import { applyRead, fetchOrder, isAwaiting } from './order-reads.js';
 
 export type { CancelConfig, CancelJob } from './cancel-scope.js';
@@ -139,6 +140,7 @@ export class CancelRun {
         (o) => (o.kind === 'accepted' ? true : o.error.code),
       );
       if (res.kind === 'rejected') {
+        alarmOnTamper(ctx, 'cancel', job.key, res.error);
         this.retryState(res.error.code);
         if (res.error.code === 'CLIENT_ABORTED') return { kind: 'aborted', reason: job.abortCause() };
         this.attempts += 1;

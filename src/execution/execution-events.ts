@@ -144,7 +144,9 @@ export type ExecutionAlarmReason =
   /** Past the 5-minute deadline, the order still cannot be read; the slot stays blocked. */
   | 'unknown-unresolved'
   /** A registry/journal write or an observer failed; see `detail`. */
-  | 'internal-error';
+  | 'internal-error'
+  /** The venue refuses the API key (revoked, expired, unknown): raised once per episode by the daemon. */
+  | 'api-key-refused';
 
 /** Every event the execution layer emits. `at` is the injected clock's time. */
 export type ExecutionEvent =

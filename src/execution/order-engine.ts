@@ -67,7 +67,7 @@ export interface OrderEngineOptions {
   readonly recovery?: Partial<RecoveryConfig> & { readonly historyMarginMs?: number };
   /** Config `signing`: clear signing's policy and template map. Default `if-present`, the sim's map. */
   readonly verification?: PreparedVerification;
-  /** Config `execution`: `cancelConcurrency` (default 4). */
+  /** Config `execution`: `cancelConcurrency` (default 4), `afterUnknown` (default `proceed`). */
   readonly execution?: Partial<ExecutionConfig>;
   /** The orders poller: period (default 5 s), jitter ratio (0.1) and source, per-run timeout (60 s). */
   readonly ordersPoll?: Pick<OrdersPollerOptions, 'intervalMs' | 'jitterRatio' | 'timeoutMs' | 'random'>;
@@ -341,7 +341,14 @@ function buildParts(
   const concurrency = o.execution?.cancelConcurrency ?? 4;
   const cancelPool = new CancelPool({ ...o.cancelPool, ...deps, concurrency });
   const clientOrderIds = new ClientOrderIdFactory({ prefix: o.clientOrderIdPrefix, clock });
-  const pipeline = new PlacementPipeline({ ...o.pipeline, ...deps, resolver, clientOrderIds });
+  const afterUnknown = o.execution?.afterUnknown;
+  const pipeline = new PlacementPipeline({
+    ...(afterUnknown === undefined ? {} : { afterUnknown }),
+    ...o.pipeline,
+    ...deps,
+    resolver,
+    clientOrderIds,
+  });
   const ignored = new IgnoredOrders();
   const unknown = new UnknownOrders({
     registry,

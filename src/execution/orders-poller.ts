@@ -11,7 +11,7 @@ import {
   type TrackedOrder,
 } from '../orders/order-state-machine.js';
 import { snapshotFromWire } from '../orders/wire-events.js';
-import { VenueError } from '../venue/index.js';
+import { VenueError, scopeOf } from '../venue/errors.js';
 import type { VenueClient } from '../venue/index.js';
 import type { Order } from '../venue/schemas.js';
 
@@ -218,6 +218,8 @@ export class OrdersPoller {
       timeoutMs: o.timeoutMs ?? 60_000,
       task: (signal) => this.sync(signal),
       onError: (err) => o.onError?.(err),
+      // A refused API key lasts until an operator acts: poll it less, not every 5 s.
+      failureBackoff: { maxMs: 60_000, when: isAuthFailure },
     });
   }
 
@@ -297,4 +299,8 @@ export class OrdersPoller {
       this.o.emit({ type: 'order-error', orderId, error: err });
     }
   }
+}
+
+function isAuthFailure(err: unknown): boolean {
+  return err instanceof VenueError && scopeOf(err.code, err.status) === 'auth';
 }

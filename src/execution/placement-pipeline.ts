@@ -10,14 +10,15 @@ import { PlacementRun, type PlacementConfig } from './placement-run.js';
 import { UnknownResolver } from './unknown-resolver.js';
 
 /**
- * What the pipeline does after a submission ends UNKNOWN:
- * - `wait` (default, safe): the next prepare waits until the unknown order is resolved, bounded
- *   by its commit deadline (prepare + 5 min + margin). The venue may refuse a second prepare while
- *   a placement awaits the ledger (LEDGER_COMMAND_REJECTED), and an unresolved order may be
- *   exposure we cannot see yet.
- * - `proceed`: the pipeline moves on at once; the resolver keeps checking in the background and
- *   the unknown order's slot stays blocked. Later prepares may meet LEDGER_COMMAND_REJECTED,
- *   which they answer by checking and backing off.
+ * What the pipeline does after a submission ends UNKNOWN, or after a 200 whose order has not
+ * rested within `confirmWindowMs`:
+ * - `proceed` (default): after one order read and a short pause (`unknownPauseMs`) the pipeline
+ *   moves on to the other slots; the resolver keeps checking in the background, and the unknown
+ *   order keeps its slot blocked and counts as exposure until it is resolved. A later prepare
+ *   the venue refuses with LEDGER_COMMAND_REJECTED (its previous placement still awaits the
+ *   ledger) is retried with exponential backoff for as long as an order of ours awaits it.
+ * - `wait` (the old behaviour): the next prepare waits until the unknown order is resolved,
+ *   bounded by its commit deadline (prepare + 5 min + margin), and a 200 is confirmed until then.
  */
 export type AfterUnknownPolicy = 'wait' | 'proceed';
 
@@ -29,8 +30,12 @@ export interface PlacementPipelineOptions extends ExecutionDeps {
   readonly resolver?: UnknownResolver;
   /** Freshness check, pure and sync: false drops the intent before prepare or before signing. */
   readonly isWanted?: FreshnessCheck;
-  /** See {@link AfterUnknownPolicy}. Default `wait`. */
+  /** See {@link AfterUnknownPolicy}. Default `proceed`. */
   readonly afterUnknown?: AfterUnknownPolicy;
+  /** With `proceed`: how long a 200 is confirmed in the pipeline before the resolver takes it. Default 60 s. */
+  readonly confirmWindowMs?: number;
+  /** With `proceed`: the pause of the pipeline after it handed an order to the resolver. Default 2 s. */
+  readonly unknownPauseMs?: number;
   /** Confirmation reads after a 200. Default 2 s ×1.5 up to 8 s. */
   readonly confirmBackoff?: Partial<Backoff>;
   /** Added to the 5-minute lifetime before "never committed" is concluded. Default 30 s. */
@@ -39,9 +44,14 @@ export interface PlacementPipelineOptions extends ExecutionDeps {
   readonly submitAgeLimitMs?: number;
   /** Re-prepares of one intent (410 or the local age limit). Default 3. */
   readonly maxReprepares?: number;
-  /** Re-tries of a prepare refused with LEDGER_COMMAND_REJECTED. Default 5. */
+  /**
+   * Re-tries of a prepare refused with LEDGER_COMMAND_REJECTED while no order of ours awaits the
+   * ledger (a missing preapproval, say). While one does, the refusal is the venue's one-at-a-time
+   * rule and the prepare is retried until it passes, the intent goes stale or the task times out.
+   * Default 5.
+   */
   readonly ledgerRejectRetries?: number;
-  /** Backoff between those. Default 2 s ×2 up to 30 s. */
+  /** Backoff between those. Default 2 s ×2 up to 16 s. */
   readonly ledgerRejectBackoff?: Partial<Backoff>;
   /** Backoff before re-sending a submission answered 429. Default 2 s ×2 up to 20 s. */
   readonly throttleBackoff?: Partial<Backoff>;
@@ -96,14 +106,16 @@ export class PlacementPipeline {
     this.taskTimeoutMs = options.taskTimeoutMs ?? 600_000;
     this.drainMs = options.drainMs ?? 150_000;
     this.cfg = {
-      afterUnknown: options.afterUnknown ?? 'wait',
+      afterUnknown: options.afterUnknown ?? 'proceed',
+      confirmWindowMs: options.confirmWindowMs ?? 60_000,
+      unknownPauseMs: options.unknownPauseMs ?? 2_000,
       confirmBackoff: backoff(DEFAULT_CONFIRM_BACKOFF, options.confirmBackoff),
       deadlineMarginMs: options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS,
       submitAgeLimitMs: options.submitAgeLimitMs ?? 240_000,
       maxReprepares: options.maxReprepares ?? 3,
       ledgerRejectRetries: options.ledgerRejectRetries ?? 5,
       ledgerRejectBackoff: backoff(
-        { initialMs: 2_000, factor: 2, maxMs: 30_000 },
+        { initialMs: 2_000, factor: 2, maxMs: 16_000 },
         options.ledgerRejectBackoff,
       ),
       throttleBackoff: backoff({ initialMs: 2_000, factor: 2, maxMs: 20_000 }, options.throttleBackoff),
@@ -213,7 +225,12 @@ export class PlacementPipeline {
           abortCause,
         },
       );
-      return await run.run();
+      const outcome = await run.run();
+      if (outcome.kind === 'unresolved' && this.cfg.afterUnknown === 'proceed') {
+        // One order read was made; a short pause before the next slot's prepare.
+        this.cooldown(this.cfg.unknownPauseMs, 'unknown-order');
+      }
+      return outcome;
     } catch (error) {
       // PlacementRun.run does not reject; this only guards the caller against a hung promise.
       const ref = {

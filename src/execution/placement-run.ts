@@ -35,7 +35,9 @@ const PRE_SUBMIT: readonly OrderState[] = ['INTENT', 'PREPARING', 'PREPARED', 'S
  *   deadline, LEDGER_COMMAND_REJECTED): the venue is idempotent on it;
  * - a submission is never retried blindly: an ambiguous one goes to UNKNOWN and is READ, and a
  *   429 resends the same signed transaction (nothing was dispatched);
- * - nothing is prepared while an order of ours may still await the ledger (policy `wait`).
+ * - nothing is prepared while an order of ours may still await the ledger (policy `wait`); with
+ *   `proceed` the venue's refusal of such a prepare is retried with backoff, and the awaiting
+ *   order keeps its own slot (the registry refuses a second order in a slot).
  */
 export class PlacementRun implements PlacementScope {
   private key: string | null = null;
@@ -166,6 +168,7 @@ export class PlacementRun implements PlacementScope {
     const body = prepareBody(intent, key);
     let reprepares = 0;
     let ledgerRejects = 0;
+    let refusals = 0;
     for (;;) {
       if (signal.aborted) return this.abandon(key, 'aborted');
       ctx.mustApply(key, { type: 'PrepareStarted', at: ctx.now() });
@@ -175,13 +178,19 @@ export class PlacementRun implements PlacementScope {
         result = await ctx.timed('prepare', key, () => ctx.venue.prepareOrder(body, { signal }));
       } catch (err) {
         if (!(err instanceof VenueError)) throw err;
-        if (err.code === 'LEDGER_COMMAND_REJECTED' && ledgerRejects < this.env.cfg.ledgerRejectRetries) {
-          ledgerRejects += 1;
-          const verdict = await this.afterLedgerReject(key, ledgerRejects, err.code);
-          if (verdict !== null) return verdict;
-          continue;
+        if (err.code === 'LEDGER_COMMAND_REJECTED') {
+          // While an order of ours awaits the ledger the refusal is the one-at-a-time rule:
+          // retried without a cap (staleness and the task timeout end it); otherwise capped.
+          const ownAwaiting = this.othersAwaiting(key);
+          if (ownAwaiting || ledgerRejects < this.env.cfg.ledgerRejectRetries) {
+            if (!ownAwaiting) ledgerRejects += 1;
+            refusals += 1;
+            const verdict = await this.afterLedgerReject(key, refusals, err.code);
+            if (verdict !== null) return verdict;
+            continue;
+          }
         }
-        return prepareRefused(this, key, err, ledgerRejects + 1);
+        return prepareRefused(this, key, err, refusals + 1);
       }
       if (result.status === 201) return preparedLive(this, key, result.order);
 
@@ -243,6 +252,11 @@ export class PlacementRun implements PlacementScope {
         at: ctx.now(),
       });
     }
+  }
+
+  /** True when another order of ours is submitted and not yet confirmed (SUBMITTED, UNKNOWN…). */
+  private othersAwaiting(key: string): boolean {
+    return this.ctx.registry.active({ foreign: false }).some((o) => o.key !== key && isAwaiting(o.state));
   }
 
   /** LEDGER_COMMAND_REJECTED: check our awaiting orders, back off, re-check freshness. */

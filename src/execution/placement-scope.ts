@@ -11,6 +11,8 @@ import type { UnknownResolver } from './unknown-resolver.js';
 /** The pipeline's tuning, resolved (see `PlacementPipelineOptions` for each field's meaning). */
 export interface PlacementConfig {
   readonly afterUnknown: 'wait' | 'proceed';
+  readonly confirmWindowMs: number;
+  readonly unknownPauseMs: number;
   readonly confirmBackoff: Backoff;
   readonly deadlineMarginMs: number;
   readonly submitAgeLimitMs: number;

@@ -7,6 +7,7 @@ import { commitDeadline, confirmOrder } from './confirm-order.js';
 import type { PlacementOutcome } from './execution-events.js';
 import { isAwaiting, refreshOrder } from './order-reads.js';
 import { READ_SLACK_MS, outcomeOfOrder, type PlacementScope } from './placement-scope.js';
+import { alarmOnTamper } from './tamper-alarm.js';
 import type { Resolution } from './unknown-resolver.js';
 
 /**
@@ -67,25 +68,38 @@ export async function submitSigned(
     }
     // Refused before dispatch (nothing sent, or the host said no): it cannot commit.
     ctx.mustApply(key, { type: 'SubmitRejected', code, at: ctx.now() });
+    alarmOnTamper(ctx, 'place', key, res.error);
     if (code === 'CLIENT_ABORTED') return scope.out({ kind: 'aborted', reason: job.abortCause() });
     return scope.out({ kind: 'refused', code });
   }
 }
 
-/** After a 200: poll the order until it rests, ends, or the 5-minute rule settles it. */
+/**
+ * After a 200: poll the order until it rests, ends, or the 5-minute rule settles it — with policy
+ * `proceed`, at most `confirmWindowMs`, after which the resolver owns it (outcome `unresolved`).
+ */
 export async function confirmPlaced(scope: PlacementScope, key: string): Promise<PlacementOutcome> {
   const { ctx, cfg, resolver } = scope.env;
-  const r = await ctx.timed(
-    'confirm',
-    key,
-    () =>
-      confirmOrder(ctx, key, {
-        backoff: cfg.confirmBackoff,
-        marginMs: cfg.deadlineMarginMs,
-        signal: scope.job.signal,
-      }),
-    (x) => (x.kind === 'resting' || x.kind === 'terminal' ? true : x.kind),
-  );
+  // With `proceed` a 200 that does not rest within the window goes to the resolver: it blocks
+  // its own slot, not the pipeline.
+  const windowMs = cfg.afterUnknown === 'proceed' ? cfg.confirmWindowMs : null;
+  const bound = windowMs === null ? null : timeoutSignal(ctx.clock, windowMs, scope.job.signal);
+  let r;
+  try {
+    r = await ctx.timed(
+      'confirm',
+      key,
+      () =>
+        confirmOrder(ctx, key, {
+          backoff: cfg.confirmBackoff,
+          marginMs: cfg.deadlineMarginMs,
+          signal: bound?.signal ?? scope.job.signal,
+        }),
+      (x) => (x.kind === 'resting' || x.kind === 'terminal' ? true : x.kind),
+    );
+  } finally {
+    bound?.dispose();
+  }
   if (r.kind === 'never-committed') return scope.out({ kind: 'never-committed', state: 'REJECTED' });
   if (r.kind === 'aborted' || r.kind === 'unresolved') {
     // Cut short (close, task timeout) or unreadable past the deadline: the resolver owns it now.

@@ -3,7 +3,7 @@ import { Poller, type PollerStats } from '../core/poller.js';
 import type { MarketConfig } from '../config/sections/market.js';
 import { MIN_BALANCES_POLL_MS, MIN_BOOK_POLL_MS } from '../config/sections/market.js';
 import type { VenueClient } from '../venue/client.js';
-import { VenueError } from '../venue/errors.js';
+import { VenueError, scopeOf } from '../venue/errors.js';
 import { MarketState } from './market-state.js';
 
 /** The venue reads the market pollers make (a fake in tests). */
@@ -48,21 +48,11 @@ export interface MarketPollersOptions {
 }
 
 /**
- * The codes that say the credential cannot work: the 401 codes of section 5 (missing, unknown,
- * revoked, expired) and AUTH_NOT_CONFIGURED (the venue's key auth is not set up).
+ * True when `err` says the API key cannot work: scope `auth` in the error table (the 401 codes
+ * of section 5, AUTH_NOT_CONFIGURED, an unnamed code with status 401).
  */
-export const AUTH_CODES: ReadonlySet<string> = new Set([
-  'MISSING_API_KEY',
-  'INVALID_API_KEY',
-  'API_KEY_REVOKED',
-  'API_KEY_EXPIRED',
-  'AUTH_NOT_CONFIGURED',
-]);
-
-/** True when `err` says the API key is failing (a 401 code, or an unknown code with status 401). */
 export function isAuthError(err: unknown): boolean {
-  if (!(err instanceof VenueError)) return false;
-  return AUTH_CODES.has(err.code) || (err.code === 'CLIENT_UNKNOWN_CODE' && err.status === 401);
+  return err instanceof VenueError && scopeOf(err.code, err.status) === 'auth';
 }
 
 /**
@@ -114,6 +104,8 @@ export class MarketPollers {
         task,
         ...(options.random === undefined ? {} : { random: options.random }),
         onError: (err) => options.onError?.(name, err),
+        // A refused API key lasts until an operator acts (the account recheck watches for it).
+        failureBackoff: { maxMs: Math.max(60_000, intervalMs), when: isAuthError },
       });
       this.byName.set(name, poller);
     };

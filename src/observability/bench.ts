@@ -71,6 +71,8 @@ export function benchView(now: number): DaemonStateView {
       pnl: { realised: new Dec('12.5'), marked: new Dec('-3.25') },
       riskState: 'active',
       foreignOrders: 0,
+      // Every family gets a series, this one included (a real view has it only for an empty side).
+      sideMissing: [{ side: 'BUY', since: now - 95_000, reason: 'unknown-order', detail: 'bench' }],
     };
   });
   const orderCounts = Object.fromEntries(ORDER_STATES.map((s, i) => [s, i])) as Record<OrderState, number>;

@@ -85,6 +85,7 @@ const EXECUTION_ALARM_REASONS = Object.keys({
   stranded: true,
   'unknown-unresolved': true,
   'internal-error': true,
+  'api-key-refused': true,
 } satisfies Record<ExecutionAlarmReason, true>) as ExecutionAlarmReason[];
 
 /** Creates the registry and every metric. See the README's metric list. */

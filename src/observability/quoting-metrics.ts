@@ -21,6 +21,8 @@ export interface QuotingMetrics {
   readonly twoSided: Gauge<'pair'>;
   /** Seconds spent two-sided: `rate()` of it is the two-sided uptime ratio. */
   readonly twoSidedSeconds: Counter<'pair'>;
+  /** Seconds a side has had no resting quote, with the reason (one series per missing side). */
+  readonly sideMissingSeconds: Gauge<'pair' | 'side' | 'reason'>;
 }
 
 /** Registers the quoting metrics. */
@@ -79,6 +81,12 @@ export function createQuotingMetrics(f: MetricFactory): QuotingMetrics {
       'ledger_mm_two_sided_seconds_total',
       'Seconds the pair spent two-sided; rate() of it is the two-sided uptime ratio.',
       ['pair'],
+      true,
+    ),
+    sideMissingSeconds: f.gauge(
+      'ledger_mm_side_missing_seconds',
+      'Seconds a side of the pair has had no resting quote of ours, with the reason (api_key, account_not_active, unknown_order, risk_halt, risk_guard, strategy, funds, cancelling, queued, other). Absent while the side is quoted.',
+      ['pair', 'side', 'reason'],
       true,
     ),
   };

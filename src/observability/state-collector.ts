@@ -75,6 +75,7 @@ function plan(metrics: Metrics, v: DaemonStateView) {
     reference: [] as Sample[],
     referenceAge: [] as Sample[],
     twoSided: [] as { pair: string; twoSided: boolean }[],
+    sideMissing: [] as Sample[],
     inventoryBase: [] as Sample[],
     inventoryQuote: [] as Sample[],
     pnlRealised: [] as Sample[],
@@ -108,6 +109,10 @@ function plan(metrics: Metrics, v: DaemonStateView) {
     putKnown(out.bestAsk, byPair, s.bestAsk, toMetricNumber);
     putKnown(out.spread, byPair, s.spreadBps, toMetricNumber);
     out.twoSided.push({ pair, twoSided: s.twoSided });
+    for (const m of p.sideMissing ?? []) {
+      const labels = { pair, side: sideLabel(m.side), reason: L.reason.value(snake(m.reason)) };
+      out.sideMissing.push({ labels, value: sec(m.since) });
+    }
     putKnown(out.reference, byPair, p.reference?.price, toMetricNumber);
     putKnown(out.referenceAge, byPair, p.reference?.at, sec);
     putKnown(out.inventoryBase, byPair, p.inventory?.base, toMetricNumber);
@@ -199,6 +204,7 @@ function apply(
     [q.spreadBps, p.spread],
     [q.referencePrice, p.reference],
     [q.referenceAge, p.referenceAge],
+    [q.sideMissingSeconds, p.sideMissing],
     [m.inventoryBase, p.inventoryBase],
     [m.inventoryQuote, p.inventoryQuote],
     [m.pnlRealised, p.pnlRealised],

@@ -60,6 +60,18 @@ export interface PairStateView {
   readonly twoSided?: boolean;
   /** Active orders of the party on this pair that this daemon did not place. */
   readonly foreignOrders?: number;
+  /** Sides with no resting quote of ours: since when, and why (a word of a fixed set). */
+  readonly sideMissing?: readonly SideMissingView[];
+}
+
+/** A side of a pair without a resting quote. */
+export interface SideMissingView {
+  readonly side: Side;
+  /** Since when, ms. */
+  readonly since: number;
+  /** One word of the daemon's fixed set (`side-missing-reasons.ts`), kebab-case. */
+  readonly reason: string;
+  readonly detail: string;
 }
 
 /** One live quote. */

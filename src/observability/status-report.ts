@@ -53,6 +53,8 @@ export interface PairStatus {
   }[];
   readonly inventory: { base: string; quote: string | null } | null;
   readonly pnl: { realised: string | null; marked: string } | null;
+  /** Sides without a resting quote: why, and for how long. */
+  readonly sideMissing: readonly { side: string; reason: string; detail: string; seconds: number }[];
 }
 
 /** Options of {@link buildStatusReport}. */
@@ -99,6 +101,12 @@ export function buildStatusReport(view: DaemonStateView, opts: StatusReportOptio
             ? null
             : { base: str(p.inventory.base), quote: opt(p.inventory.quote ?? null) },
         pnl: p.pnl === null ? null : { realised: opt(p.pnl.realised ?? null), marked: str(p.pnl.marked) },
+        sideMissing: (p.sideMissing ?? []).map((m) => ({
+          side: m.side,
+          reason: m.reason,
+          detail: m.detail,
+          seconds: age(m.since),
+        })),
       };
     }),
     balances:

@@ -84,7 +84,7 @@ function resolveTimeouts(partial: Partial<VenueTimeouts> = {}): VenueTimeouts {
   return t;
 }
 
-function resolveAuth(apiKey: string, header: AuthHeader = 'bearer'): Record<string, string> {
+export function resolveAuth(apiKey: string, header: AuthHeader = 'bearer'): Record<string, string> {
   // Never echo the key itself in an error.
   if (apiKey.trim() === '' || /[\r\n\s]/.test(apiKey)) throw new TypeError('apiKey is empty or malformed');
   if (header === 'bearer') return { authorization: `Bearer ${apiKey}` };

@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type { CallOptions, PrepareCancelResult, PrepareOrderResult, SubmitOutcome } from './call-types.js';
-import { resolveOptions, type ResolvedOptions, type VenueClientOptions } from './client-options.js';
+import {
+  resolveAuth,
+  resolveOptions,
+  type ResolvedOptions,
+  type VenueClientOptions,
+} from './client-options.js';
 import { decodeData, decodeFailure, decodeSubmit, isSuccessStatus, protocolError } from './decode.js';
 import {
   ENDPOINTS,
@@ -35,6 +40,7 @@ import {
 import type { TransportResponse } from './transport.js';
 import { walkPages, type PageOptions } from './pagination.js';
 import { checkSubmitUrl } from './url-policy.js';
+import { apiKeyHandle } from '../logging/redact.js';
 
 interface Call<T> {
   ep: EndpointDef;
@@ -61,10 +67,16 @@ export class VenueClient {
   private readonly opts: ResolvedOptions;
   private readonly deps: ExchangeDeps;
   private readonly onRetry: ((e: RetryEvent) => void) | undefined;
+  private readonly authHeader: VenueClientOptions['authHeader'];
+  private authHeaders: Readonly<Record<string, string>>;
+  private handle: string;
 
   /** Throws on misconfiguration; see `resolveOptions`. */
   constructor(options: VenueClientOptions) {
     this.opts = resolveOptions(options);
+    this.authHeader = options.authHeader;
+    this.authHeaders = this.opts.authHeaders;
+    this.handle = apiKeyHandle(options.apiKey);
     this.deps = {
       transport: options.transport,
       clock: options.clock,
@@ -72,6 +84,20 @@ export class VenueClient {
       onRateLimited: options.onRateLimited,
     };
     this.onRetry = options.onRetry;
+  }
+
+  /** The API key's public handle `mm_ak_<prefix>` (safe to log). */
+  get keyHandle(): string {
+    return this.handle;
+  }
+
+  /**
+   * Uses `apiKey` for every authenticated call from now on (a rotated key). Calls in flight keep
+   * the old one. Throws TypeError on a malformed key, and the old key stays.
+   */
+  setApiKey(apiKey: string): void {
+    this.authHeaders = resolveAuth(apiKey, this.authHeader);
+    this.handle = apiKeyHandle(apiKey);
   }
 
   /** GET /pairs (public). */
@@ -291,7 +317,7 @@ export class VenueClient {
     const url = new URL(`${this.opts.baseUrl}${call.path ?? ''}${qs ? `?${qs}` : ''}`);
     const headers: Record<string, string> = {
       accept: 'application/json',
-      ...(ep.auth ? this.opts.authHeaders : {}),
+      ...(ep.auth ? this.authHeaders : {}),
     };
     // Serialised once, so every retry sends byte-identical JSON (same clientOrderId).
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);

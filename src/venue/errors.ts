@@ -109,6 +109,37 @@ export const CLASSIFICATION: Readonly<Record<ErrorCode, Row>> = {
   CLIENT_INSECURE_URL: F,
 };
 
+/**
+ * What an error says beyond the call that met it, in the same one place as the dispositions:
+ * - `call`: about this call only;
+ * - `auth`: the API key cannot work (missing, unknown, revoked, expired, the venue's key auth not
+ *   configured) — nothing authenticated can succeed until the key is fixed;
+ * - `account`: the account cannot place (suspended or disabled) — cancels still work;
+ * - `tamper`: the venue asked for something we must never do (send a signed transaction to a
+ *   host other than the configured submit origin): the same alarm as a prepared transaction that
+ *   differs from the intent.
+ */
+export type ErrorScope = 'call' | 'auth' | 'account' | 'tamper';
+
+const SCOPE: Readonly<Partial<Record<ErrorCode, ErrorScope>>> = {
+  MISSING_API_KEY: 'auth',
+  INVALID_API_KEY: 'auth',
+  API_KEY_REVOKED: 'auth',
+  API_KEY_EXPIRED: 'auth',
+  AUTH_NOT_CONFIGURED: 'auth',
+  MARKET_MAKER_SUSPENDED: 'account',
+  CLIENT_SUBMIT_URL_REFUSED: 'tamper',
+};
+
+/**
+ * The scope of an error code (see {@link ErrorScope}); a code the venue did not name with status
+ * 401 is `auth`. Accepts any string (a placement outcome carries its code as one).
+ */
+export function scopeOf(code: string, status?: number): ErrorScope {
+  if (code === 'CLIENT_UNKNOWN_CODE' && status === 401) return 'auth';
+  return SCOPE[code as ErrorCode] ?? 'call';
+}
+
 /** Extra fields the venue attaches to particular codes (section 2, "Error body"). */
 export interface VenueErrorDetails {
   expectedPrefix?: string;

@@ -45,8 +45,9 @@ describe('defaults', () => {
     expect(config.log).toEqual({ level: 'info', pretty: false });
     expect(config.pairs).toEqual([]);
     expect(config.recovery.unknownOrders).toBe('adopt');
-    expect(config.shutdown).toEqual({ cancelOrders: true, graceMs: 150_000 });
+    expect(config.shutdown).toEqual({ cancelOrders: true, unknownWaitMs: 30_000, graceMs: 150_000 });
     expect(config.execution.cancelConcurrency).toBe(4);
+    expect(config.execution.afterUnknown).toBe('proceed');
   });
 
   it('equal the schema defaults, paths aside', () => {

@@ -46,7 +46,7 @@ describe('the account', () => {
     expect(e.daemon.readiness().ready).toBe(true);
   });
 
-  it('suspended: places nothing, keeps its resting orders, and resumes after reactivation', async () => {
+  it('suspended on a moving market: places nothing, cancels the quotes that leave tolerance, resumes after reactivation', async () => {
     // Takers on: fills and reprices keep the daemon wanting to place.
     env = daemonEnv({ latency: 'fast', takerRate: 0.1 });
     const e = env;
@@ -63,8 +63,23 @@ describe('the account', () => {
     const r = e.daemon.readiness();
     expect(r.ready).toBe(false);
     expect(r.reasons.join('\n')).toContain('SUSPENDED');
-    // Suspension leaves resting orders alone, and so does the daemon (it cannot replace them).
-    expect(e.resting().length).toBeGreaterThan(0);
+    // Cancels still work while suspended: a quote that left tolerance is cancelled (it cannot be
+    // replaced), the others rest on.
+    const cancelled = e.venue.truth
+      .commits()
+      .filter((c) => c.kind === 'cancel' && c.ok && c.partyId === e.partyId && c.at > suspendedAt);
+    expect(cancelled.length).toBeGreaterThan(0);
+    const reasons = cancelled.map(
+      (c) => e.registry().get(e.venue.truth.order(c.orderId)!.clientOrderId!)?.cancelReason ?? '',
+    );
+    expect(reasons.every((r) => r.includes('the account is SUSPENDED'))).toBe(true);
+    const params = e.daemon.params.reconcile;
+    const wanted = e.daemon.lastCycle!.strategy.quotes;
+    for (const o of e.resting()) {
+      const q = wanted.find((w) => w.pair === o.pair && w.side === o.side)!;
+      const off = Math.abs(Number(o.price) / q.price.toNumber() - 1) * 10_000;
+      expect(off).toBeLessThanOrEqual(params.priceToleranceBps + 1);
+    }
 
     const reactivatedAt = e.fake.now;
     e.venue.operator.reactivate(e.slug);

@@ -8,8 +8,11 @@ import { interceptingTransport, isOrderRead, jsonResponse } from './support/tran
  * Ambiguous submissions (504 with and without effect), a 200 that never confirms, and a venue
  * whose reads cannot see the order: the order goes UNKNOWN (or stays SUBMITTED), is READ, never
  * re-submitted or re-prepared under a new clientOrderId, and resolves to what really happened.
- * Its slot stays blocked until then, and (policy `wait`) no other prepare goes out meanwhile.
+ * Its slot stays blocked until then, and (policy `wait`, the old behaviour kept as an option) no
+ * other prepare goes out meanwhile. The default policy, `proceed`, is in unknown-proceed.test.ts.
  */
+
+const WAIT = { afterUnknown: 'wait' } as const;
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
@@ -28,7 +31,7 @@ function settledAt(h: ExecHarness, orderId: string): number {
 
 describe('504 on submit', () => {
   it('with commit: UNKNOWN, read, resolved OPEN; the next prepare waits for it; no duplicate', async () => {
-    h = execHarness();
+    h = execHarness({ pipeline: WAIT });
     h.venue.addFault({ kind: 'error', endpoint: 'submit', status: 504, effect: true, at: 1 });
     const first = h.pipeline.place(buy('s-a'));
     const second = h.pipeline.place(buy('s-b', '59000'));
@@ -55,7 +58,7 @@ describe('504 on submit', () => {
   });
 
   it('without commit: UNKNOWN until the 5-minute rule settles it never-committed; the slot stays blocked until then', async () => {
-    h = execHarness({ pipeline: { queueTimeoutMs: 10 * 60_000 } });
+    h = execHarness({ pipeline: { ...WAIT, queueTimeoutMs: 10 * 60_000 } });
     h.venue.addFault({ kind: 'error', endpoint: 'submit', status: 504, effect: false, at: 1 });
     const first = h.pipeline.place(buy('s-a'));
     await h.advance(4 * 60_000);
@@ -88,6 +91,7 @@ describe('504 on submit', () => {
   it('a venue that hides the order (404): NeverCommitted only after the 5 minutes', async () => {
     let hide = true;
     h = execHarness({
+      pipeline: WAIT,
       wrap: (inner) =>
         interceptingTransport(inner, (req) =>
           hide && isOrderRead(req)
@@ -113,6 +117,7 @@ describe('reads that keep failing', () => {
   it('keep the order UNKNOWN (slot blocked, alarm past the deadline); the pipeline moves on only after the deadline', async () => {
     let failReads = true;
     h = execHarness({
+      pipeline: WAIT,
       wrap: (inner) =>
         interceptingTransport(inner, (req) =>
           failReads && isOrderRead(req)
@@ -154,7 +159,7 @@ describe('reads that keep failing', () => {
 
 describe('a 200 that never confirms', () => {
   it('stays SUBMITTED, is settled by the 5-minute rule, never duplicated; the slot is freed only then', async () => {
-    h = execHarness({ pipeline: { queueTimeoutMs: 10 * 60_000 } });
+    h = execHarness({ pipeline: { ...WAIT, queueTimeoutMs: 10 * 60_000 } });
     h.venue.addFault({ kind: 'no-commit', at: 1 });
     const first = h.pipeline.place(buy('s-a'));
     await h.advance(3 * 60_000);
@@ -172,29 +177,5 @@ describe('a 200 that never confirms', () => {
     expect(prepares).toHaveLength(2);
     expect(prepares[1]!.startedAt).toBeGreaterThanOrEqual(ended.at);
     expect(h.venue.truth.submits().map((s) => s.status)).toEqual([200, 200]);
-  });
-});
-
-describe("policy 'proceed'", () => {
-  it('moves on at once; the next prepare meets LEDGER_COMMAND_REJECTED, checks, backs off; still no duplicate', async () => {
-    h = execHarness({ pipeline: { afterUnknown: 'proceed' } });
-    h.venue.addFault({ kind: 'error', endpoint: 'submit', status: 504, effect: true, at: 1 });
-    const [a, b] = await h.settle(
-      Promise.all([h.pipeline.place(buy('s-a')), h.pipeline.place(buy('s-b', '59000'))]),
-    );
-
-    expect(a).toMatchObject({ kind: 'unresolved', state: 'UNKNOWN' });
-    expect(b).toMatchObject({ kind: 'placed', state: 'OPEN' });
-    await h.settle(h.resolver.track(a.key!));
-    expect(h.registry.get(a.key!)!.state).toBe('OPEN');
-    const codes = callsOf(h.venue, 'prepare', h.partyId).map((c) => c.code);
-    expect(codes[0]).toBeNull();
-    expect(codes).toContain('LEDGER_COMMAND_REJECTED');
-    expect(
-      h.eventsOf('retry').some((e) => e.operation === 'prepare' && e.code === 'LEDGER_COMMAND_REJECTED'),
-    ).toBe(true);
-    // b was prepared successfully once, under its one clientOrderId (the refusals carry none).
-    const accepted = callsOf(h.venue, 'prepare', h.partyId).filter((c) => c.code === null);
-    expect(accepted.map((c) => c.clientOrderId)).toEqual([a.clientOrderId, b.clientOrderId]);
   });
 });

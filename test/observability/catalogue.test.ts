@@ -18,6 +18,7 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_reference_age_seconds: ['gauge', ['pair']],
   ledger_mm_two_sided: ['gauge', ['pair']],
   ledger_mm_two_sided_seconds_total: ['counter', ['pair']],
+  ledger_mm_side_missing_seconds: ['gauge', ['pair', 'side', 'reason']],
   // pipeline
   ledger_mm_stage_duration_seconds: ['histogram', ['stage', 'outcome']],
   ledger_mm_sign_duration_seconds: ['histogram', ['stage', 'outcome']],
@@ -201,6 +202,7 @@ describe('the metric catalogue', () => {
       ['stranded', 0],
       ['unknown_unresolved', 0],
       ['internal_error', 0],
+      ['api_key_refused', 0],
     ]);
     // Not ready, and the account not read, until the daemon's state says otherwise.
     expect(families.get('ledger_mm_ready')!.samples).toEqual([

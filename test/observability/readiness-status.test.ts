@@ -119,6 +119,7 @@ describe('buildStatusReport', () => {
         ],
         inventory: { base: '0.1', quote: null },
         pnl: { realised: null, marked: '-1.5' },
+        sideMissing: [],
       },
     ]);
     expect(s.balances).toEqual({ USDC: { available: '1000', locked: '50' } });

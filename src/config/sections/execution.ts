@@ -1,8 +1,13 @@
 import type { SchemaOf } from '../define.js';
 import { intFormat } from '../formats.js';
 
+/** What the placement pipeline does after an unknown placement (see `AfterUnknownPolicy`). */
+export const AFTER_UNKNOWN_POLICIES = ['proceed', 'wait'] as const;
+export type AfterUnknownConfig = (typeof AFTER_UNKNOWN_POLICIES)[number];
+
 export interface ExecutionConfig {
   readonly cancelConcurrency: number;
+  readonly afterUnknown: AfterUnknownConfig;
 }
 
 export const executionSchema: SchemaOf<ExecutionConfig> = {
@@ -10,5 +15,10 @@ export const executionSchema: SchemaOf<ExecutionConfig> = {
     doc: 'Cancels in flight at once (the venue has no bulk cancel; cancels may run concurrently). Placements are always one at a time.',
     format: intFormat(1, 64),
     default: 4,
+  },
+  afterUnknown: {
+    doc: 'After a placement whose outcome is unknown (a 504, a timeout, a 200 that does not confirm within 60 s): "proceed" places the other slots after one order read and a short pause, while the unknown order keeps its own slot blocked until it is resolved; "wait" (the old behaviour) holds every placement until it is resolved or its 5-minute deadline passes.',
+    format: AFTER_UNKNOWN_POLICIES,
+    default: 'proceed',
   },
 };

@@ -4,6 +4,7 @@ import { BOOLEAN, intFormat } from '../formats.js';
 export interface ShutdownConfig {
   readonly cancelOrders: boolean;
   readonly graceMs: number;
+  readonly unknownWaitMs: number;
 }
 
 export const shutdownSchema: SchemaOf<ShutdownConfig> = {
@@ -16,5 +17,10 @@ export const shutdownSchema: SchemaOf<ShutdownConfig> = {
     doc: 'How long shutdown may take, in ms, before the daemon exits anyway; long enough for cancels and an in-flight submission.',
     format: intFormat(0, 3_600_000),
     default: 150_000,
+  },
+  unknownWaitMs: {
+    doc: 'On SIGTERM or SIGINT, how long to wait, in ms, for orders whose placement outcome is unknown to resolve. Past it the daemon exits 0 naming them: they are in the journal and the next start resolves them.',
+    format: intFormat(0, 3_600_000),
+    default: 30_000,
   },
 };

@@ -97,6 +97,7 @@ describe.skipIf(!promtool)(
           'LedgerMmNotTwoSided',
           'LedgerMmReferenceStale',
           'LedgerMmRiskHalted',
+          'LedgerMmSideMissing',
           'LedgerMmStrandedOrders',
           'LedgerMmTargetMissing',
           'LedgerMmUnknownOrders',
