@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
 import { parseSeedList } from '../lab/simulate/seed-list.js';
+import { BASELINES, type StrategyName } from '../lab/simulate/strategies.js';
 import type { RunCost } from '../lab/simulate/strategy-runner.js';
 import { formatSummary } from '../lab/simulate/summary-table.js';
 import { formatSeedsSummary } from '../lab/simulate/seeds-report.js';
@@ -52,6 +53,7 @@ Options:
       --compare          Also run the baselines on the same seed and market, and print each
                          figure beside the daemon's with its ratio: cancel-then-replace (cancel
                          all, wait, place all again) and no-tolerance (priceToleranceBps 0).
+      --baseline NAME    With --compare, run only this baseline (repeatable).
       --json             Print the report (without its chart series) as JSON instead of tables.
   -h, --help             Show this help.
 
@@ -73,6 +75,8 @@ interface SimulateArgs {
   readonly market: string | null;
   readonly out: string;
   readonly compare: boolean;
+  /** `--baseline`: the baselines `--compare` runs (null: all). */
+  readonly baselines: readonly StrategyName[] | null;
   readonly json: boolean;
 }
 
@@ -103,6 +107,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
         market: { type: 'string' },
         out: { type: 'string' },
         compare: { type: 'boolean', default: false },
+        baseline: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -127,6 +132,11 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   if (seedsText !== undefined && seed !== undefined) return { error: 'give --seed or --seeds, not both' };
   const seeds = seedsText === undefined ? null : parseSeedList(seedsText);
   if (seeds !== null && 'error' in seeds) return { error: `--seeds: ${seeds.error}` };
+  const baselines = (v['baseline'] as string[] | undefined) ?? null;
+  const unknown = baselines?.find((b) => !(BASELINES as readonly string[]).includes(b));
+  if (unknown !== undefined)
+    return { error: `--baseline must be one of ${BASELINES.join(', ')}, got "${unknown}"` };
+  if (baselines !== null && v['compare'] !== true) return { error: '--baseline needs --compare' };
   return {
     hours,
     seed: seed === undefined ? DEFAULT_SEED : parseSeed(seed),
@@ -136,6 +146,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
     market: (v['market'] as string | undefined) ?? null,
     out: (v['out'] as string | undefined) ?? DEFAULT_OUT,
     compare: v['compare'] === true,
+    baselines: baselines as StrategyName[] | null,
     json: v['json'] === true,
   };
 }
@@ -184,6 +195,7 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
   const common = {
     input: { ...args, cwd: io.cwd, env: io.env },
     compare: args.compare,
+    ...(args.baselines === null ? {} : { baselines: args.baselines }),
     progress: { write: io.stderr, tty: seams.stderrIsTTY ?? process.stderr.isTTY === true },
     onRunCost: costs,
     ...(seams.workers === undefined ? {} : { workers: seams.workers }),
