@@ -62,7 +62,9 @@ export function observeMarkoutEvent(m: MarkoutMetrics, labels: MetricLabels, e: 
     return;
   }
   if (e.type !== 'cycle' || !('report' in e)) return;
-  const { snapshot, own } = e.report;
+  // A report without its market (a partial event) has no mid to read.
+  const { snapshot, own } = e.report as Partial<typeof e.report>;
+  if (snapshot?.pairs === undefined || own === undefined) return;
   const samples: MarkoutSample[] = [];
   for (const pair of Object.keys(snapshot.pairs)) {
     const book = snapshot.pairs[pair]?.book;
