@@ -9,6 +9,7 @@ import { runDaemonCommand } from './run.js';
 import { simVenueCommand } from './sim-venue.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
+import { tuneCommand } from './tune.js';
 
 /**
  * Every `ledger-mm` subcommand, in the order the top-level help lists them. To add one, write
@@ -26,4 +27,5 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   cancelAllCommand,
   researchCommand,
   simulateCommand,
+  tuneCommand,
 ]);

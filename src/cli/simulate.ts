@@ -7,9 +7,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
+import { parseSeedList } from '../lab/simulate/seed-list.js';
+import { BASELINES, type StrategyName } from '../lab/simulate/strategies.js';
+import type { RunCost } from '../lab/simulate/strategy-runner.js';
 import { formatSummary } from '../lab/simulate/summary-table.js';
+import { formatSeedsSummary } from '../lab/simulate/seeds-report.js';
 import { withoutSeries } from '../lab/simulate/report.js';
 import type * as SimulateModuleNs from '../lab/simulate/simulate.js';
+import type * as MultiSeedModuleNs from '../lab/simulate/multi-seed.js';
 import { scrubText } from '../logging/redact.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
 
@@ -34,6 +39,10 @@ Options:
       --hours H          Simulated hours, > 0 and up to ${MAX_HOURS} (default ${DEFAULT_HOURS}).
   -s, --seed S           Seed of the simulated venue and market: an integer or any string
                          (default ${DEFAULT_SEED}).
+      --seeds LIST       Run every seed of LIST (1-8, 1,3,5 or 1-4,9): per-seed rows, then the
+                         mean, minimum and maximum of every figure (with --compare, per
+                         strategy). Writes DIR/report.json and DIR/report.html over the seeds
+                         and each seed's own report in DIR/seed-N/. Not with --seed.
   -c, --config FILE      A daemon config file layered over the package's config/paper.json.
                          Repeatable.
       --latency PROFILE  realistic (default: the venue's own figures, about 45 s per placement)
@@ -44,10 +53,12 @@ Options:
       --compare          Also run the baselines on the same seed and market, and print each
                          figure beside the daemon's with its ratio: cancel-then-replace (cancel
                          all, wait, place all again) and no-tolerance (priceToleranceBps 0).
+      --baseline NAME    With --compare, run only this baseline (repeatable).
       --json             Print the report (without its chart series) as JSON instead of tables.
   -h, --help             Show this help.
 
-Progress goes to stderr (a bar on a terminal, a line per tenth otherwise).
+Runs go in worker threads, two at a time, each with a bounded heap. Progress goes to stderr (a
+bar on a terminal, a line per tenth otherwise), and so does each run's wall time and peak heap.
 
 Exit codes: 0 done; 1 an invariant was broken (duplicate live orders, overlapping placements) or
 the simulation failed; 2 bad usage or invalid configuration.
@@ -57,11 +68,15 @@ the simulation failed; 2 bad usage or invalid configuration.
 interface SimulateArgs {
   readonly hours: number;
   readonly seed: number | string;
+  /** `--seeds`, or null for one seed. */
+  readonly seeds: readonly number[] | null;
   readonly configFiles: string[];
   readonly latency: SimLatency;
   readonly market: string | null;
   readonly out: string;
   readonly compare: boolean;
+  /** `--baseline`: the baselines `--compare` runs (null: all). */
+  readonly baselines: readonly StrategyName[] | null;
   readonly json: boolean;
 }
 
@@ -86,11 +101,13 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
       options: {
         hours: { type: 'string' },
         seed: { type: 'string', short: 's' },
+        seeds: { type: 'string' },
         config: { type: 'string', short: 'c', multiple: true },
         latency: { type: 'string' },
         market: { type: 'string' },
         out: { type: 'string' },
         compare: { type: 'boolean', default: false },
+        baseline: { type: 'string', multiple: true },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -111,19 +128,30 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   }
   const seed = v['seed'] as string | undefined;
   if (seed === '') return { error: '--seed must not be empty' };
+  const seedsText = v['seeds'] as string | undefined;
+  if (seedsText !== undefined && seed !== undefined) return { error: 'give --seed or --seeds, not both' };
+  const seeds = seedsText === undefined ? null : parseSeedList(seedsText);
+  if (seeds !== null && 'error' in seeds) return { error: `--seeds: ${seeds.error}` };
+  const baselines = (v['baseline'] as string[] | undefined) ?? null;
+  const unknown = baselines?.find((b) => !(BASELINES as readonly string[]).includes(b));
+  if (unknown !== undefined)
+    return { error: `--baseline must be one of ${BASELINES.join(', ')}, got "${unknown}"` };
+  if (baselines !== null && v['compare'] !== true) return { error: '--baseline needs --compare' };
   return {
     hours,
     seed: seed === undefined ? DEFAULT_SEED : parseSeed(seed),
+    seeds,
     configFiles: (v['config'] as string[] | undefined) ?? [],
     latency: latency as SimLatency,
     market: (v['market'] as string | undefined) ?? null,
     out: (v['out'] as string | undefined) ?? DEFAULT_OUT,
     compare: v['compare'] === true,
+    baselines: baselines as StrategyName[] | null,
     json: v['json'] === true,
   };
 }
 
-type SimulateModule = typeof SimulateModuleNs;
+type SimulateModule = typeof SimulateModuleNs & typeof MultiSeedModuleNs;
 
 /**
  * The simulation modules, loaded on demand: they drive the daemon with @sinonjs/fake-timers, and
@@ -131,7 +159,10 @@ type SimulateModule = typeof SimulateModuleNs;
  */
 async function loadLab(): Promise<SimulateModule | string> {
   try {
-    return await import('../lab/simulate/simulate.js');
+    return {
+      ...(await import('../lab/simulate/simulate.js')),
+      ...(await import('../lab/simulate/multi-seed.js')),
+    };
   } catch (err) {
     const missing =
       (err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String(err).includes('fake-timers');
@@ -157,14 +188,41 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
     return EXIT.FAILED;
   }
   const started = performance.now();
-  let report;
+  const costs = (label: string, c: RunCost): void =>
+    io.stderr(
+      `ledger-mm simulate: ${label} took ${(c.wallMs / 1000).toFixed(1)} s wall, peak heap ${c.peakHeapMb.toFixed(0)} MB\n`,
+    );
+  const common = {
+    input: { ...args, cwd: io.cwd, env: io.env },
+    compare: args.compare,
+    ...(args.baselines === null ? {} : { baselines: args.baselines }),
+    progress: { write: io.stderr, tty: seams.stderrIsTTY ?? process.stderr.isTTY === true },
+    onRunCost: costs,
+    ...(seams.workers === undefined ? {} : { workers: seams.workers }),
+  };
+  const out = resolve(io.cwd, args.out);
+  let text: string;
+  let json: unknown;
+  let files: { json: string; html: string };
+  let ok: boolean;
   try {
-    report = await lab.simulate({
-      input: { ...args, cwd: io.cwd, env: io.env },
-      compare: args.compare,
-      progress: { write: io.stderr, tty: seams.stderrIsTTY ?? process.stderr.isTTY === true },
-      ...(seams.workers === undefined ? {} : { workers: seams.workers }),
-    });
+    if (args.seeds === null) {
+      const report = await lab.simulate(common);
+      files = lab.writeReport(report, out);
+      text = formatSummary(report);
+      json = withoutSeries(report);
+      ok = report.runs.every((r) => r.invariantBreaks.total === 0);
+    } else {
+      const report = await lab.simulateSeeds({
+        ...common,
+        seeds: args.seeds,
+        onSeed: (r) => lab.writeReport(r, lab.seedDir(out, r.scenario.seed)),
+      });
+      files = lab.writeSeedsReport(report, out);
+      text = formatSeedsSummary(report);
+      json = report;
+      ok = report.seeds.every((x) => x.runs.every((r) => r.invariantBreaks.total === 0));
+    }
   } catch (err) {
     if (err instanceof ConfigError) {
       io.stderr(`ledger-mm simulate: invalid configuration:\n${formatConfigError(err)}\n`);
@@ -179,13 +237,14 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
     );
     return EXIT.FAILED;
   }
-  const files = lab.writeReport(report, resolve(io.cwd, args.out));
   const wall = ((performance.now() - started) / 1000).toFixed(1);
-  if (args.json) io.stdout(`${JSON.stringify(withoutSeries(report), null, 2)}\n`);
-  else io.stdout(`${formatSummary(report)}\nwrote ${files.json} and ${files.html}; wall time ${wall} s\n`);
-  if (args.json)
-    io.stderr(`ledger-mm simulate: wrote ${files.json} and ${files.html}; wall time ${wall} s\n`);
-  return report.runs.every((r) => r.invariantBreaks.total === 0) ? EXIT.OK : EXIT.FAILED;
+  const rss = (process.resourceUsage().maxRSS / 1024).toFixed(0);
+  const written = `wrote ${files.json} and ${files.html}; wall time ${wall} s, peak RSS of the process ${rss} MB`;
+  if (args.json) {
+    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    io.stderr(`ledger-mm simulate: ${written}\n`);
+  } else io.stdout(`${text}\n${written}\n`);
+  return ok ? EXIT.OK : EXIT.FAILED;
 }
 
 /** The `simulate` command. */

@@ -3,6 +3,7 @@ import type { MmConfig } from '../config/schema.js';
 import type { Logger } from '../logging/logger.js';
 import { observeEvent } from '../observability/bind-events.js';
 import { observeConfigReload, observeRiskDenials } from '../observability/control-events.js';
+import { observeMarkoutEvent } from '../observability/markout-metrics.js';
 import { createMetrics, type Metrics } from '../observability/create-metrics.js';
 import { ObservabilityServer } from '../observability/http-server.js';
 import type { Readiness } from '../observability/readiness.js';
@@ -147,6 +148,7 @@ export function observeDaemonEvent(metrics: Metrics, e: DaemonEvent): void {
   try {
     if (e.type === 'config-reload') observeConfigReload(metrics, e);
     else if (e.type === 'cycle') observeRiskDenials(metrics, e.report.verdict);
+    observeMarkoutEvent(metrics.markouts, metrics.labels, e);
   } catch {
     metrics.control.collectErrors.inc();
   }

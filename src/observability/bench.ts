@@ -1,3 +1,5 @@
+import { sideLabel } from './labels.js';
+import { LIVE_MARKOUT_HORIZONS_S } from './markout-tracker.js';
 import { performance } from 'node:perf_hooks';
 
 import { Dec } from '../core/decimal.js';
@@ -189,6 +191,9 @@ export function populate(metrics: Metrics, now: number): void {
         at: now,
       } as const;
       observeOrderObservation(metrics, { type: 'fill', fill });
+      for (const horizonS of LIVE_MARKOUT_HORIZONS_S) {
+        metrics.markouts.markout.observe({ pair, side: sideLabel(side), horizon: String(horizonS) }, -1.5);
+      }
     }
     observeOrderObservation(metrics, {
       type: 'order-rotated',

@@ -7,6 +7,7 @@ import { ACCOUNT_STATUSES, createControlMetrics, type ControlMetrics } from './c
 import { EventLoopMonitor } from './event-loop-monitor.js';
 import { createLabelGuards, snake, type LabelBounds, type MetricLabels } from './labels.js';
 import { MetricFactory } from './metric-factory.js';
+import { createMarkoutMetrics, type MarkoutMetrics } from './markout-metrics.js';
 import { createMoneyMetrics, type MoneyMetrics } from './money-metrics.js';
 import { createOrderMetrics, type OrderMetrics } from './order-metrics.js';
 import { createPipelineMetrics, type PipelineMetrics } from './pipeline-metrics.js';
@@ -53,6 +54,8 @@ export interface Metrics {
   readonly orders: OrderMetrics;
   readonly venue: VenueMetrics;
   readonly money: MoneyMetrics;
+  /** Fill markouts against the ownless book mid, and the tracker measuring them. */
+  readonly markouts: MarkoutMetrics;
   readonly control: ControlMetrics;
   /** The label-value guards (bounded cardinality). */
   readonly labels: MetricLabels;
@@ -101,6 +104,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const orders = createOrderMetrics(f);
   const venue = createVenueMetrics(f);
   const money = createMoneyMetrics(f);
+  const markouts = createMarkoutMetrics(f, now);
   control = createControlMetrics(f);
   const ctl = control;
   const labels = createLabelGuards(opts, () => ctl.labelOverflow.inc());
@@ -147,6 +151,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
     orders,
     venue,
     money,
+    markouts,
     control,
     labels,
     queues,

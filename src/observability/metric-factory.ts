@@ -55,4 +55,15 @@ export class MetricFactory {
     if (!name.endsWith('_seconds')) throw new Error(`histogram ${name} must end with _seconds`);
     return new Histogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [this.registry] });
   }
+
+  /** A histogram in basis points (price moves); `name` must end with `_bps`. */
+  bpsHistogram<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: readonly number[],
+  ): Histogram<L> {
+    if (!name.endsWith('_bps')) throw new Error(`histogram ${name} must end with _bps`);
+    return new Histogram<L>({ name, help, labelNames, buckets: [...buckets], registers: [this.registry] });
+  }
 }

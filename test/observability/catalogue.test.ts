@@ -59,6 +59,7 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_balance_locked: ['gauge', ['token']],
   ledger_mm_inventory_base: ['gauge', ['pair']],
   ledger_mm_inventory_quote: ['gauge', ['pair']],
+  ledger_mm_fill_markout_bps: ['histogram', ['pair', 'side', 'horizon']],
   ledger_mm_fills_total: ['counter', ['pair', 'side']],
   ledger_mm_filled_base_total: ['counter', ['pair', 'side']],
   ledger_mm_filled_quote_total: ['counter', ['pair', 'side']],
@@ -87,6 +88,7 @@ const EXTRA_LABELS = new Set([
   'reason',
   'version',
   'commit',
+  'horizon',
 ]);
 const CORE_LABELS = new Set(['pair', 'side', 'level', 'stage', 'code', 'outcome']);
 
@@ -136,7 +138,7 @@ describe('the metric catalogue', () => {
       expect(f.name).not.toMatch(/_(ms|millis|milliseconds|minutes|percent)(_|$)/);
       if (f.type === 'counter') expect(f.name, f.name).toMatch(/_total$/);
       else expect(f.name, f.name).not.toMatch(/_total$/);
-      if (f.type === 'histogram') expect(f.name, f.name).toMatch(/_seconds$/);
+      if (f.type === 'histogram') expect(f.name, f.name).toMatch(/_(seconds|bps)$/);
       if (/(age|lag|duration|timestamp)/.test(f.name)) expect(f.name, f.name).toMatch(/_seconds(_total)?$/);
       if (/(inventory|pnl|filled)/.test(f.name)) expect(f.name, f.name).toMatch(/_(base|quote)(_total)?$/);
       if (/price/.test(f.name)) expect(f.name, f.name).toMatch(/_price$/);

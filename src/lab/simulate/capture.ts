@@ -2,6 +2,7 @@ import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../sim
 import type { PlacementSpan } from '../../sim/engine/ground-truth-view.js';
 import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
 import type { SimVenue } from '../../sim/sim-venue.js';
+import type { GuardEpisode } from './guard-episodes.js';
 import type { LogTally } from './sim-run.js';
 
 /**
@@ -41,6 +42,8 @@ export interface SimCapture {
   /** The party's balances when the run started. */
   readonly initialBalances: Readonly<Record<string, string>>;
   readonly cycles: number;
+  /** Every halt and guard trip of the run, from the risk gate's verdicts. */
+  readonly guards: readonly GuardEpisode[];
   readonly log: LogTally;
   /** The venue's latency ranges in force (the profile with its overrides). */
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
@@ -55,11 +58,17 @@ export interface CaptureInput {
   readonly end: number;
   readonly slots: ReadonlyMap<string, string>;
   readonly cycles: number;
+  readonly guards: readonly GuardEpisode[];
   readonly log: LogTally;
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
 }
 
-const PARTY_CALLS: ReadonlySet<CallRecord['endpoint']> = new Set(['prepare', 'cancelPrepare', 'submit']);
+/** The calls of the party the figures read. */
+export const PARTY_CALLS: ReadonlySet<CallRecord['endpoint']> = new Set([
+  'prepare',
+  'cancelPrepare',
+  'submit',
+]);
 
 /** Reads the venue's ground truth about the party at the end of a run. */
 export function captureTruth(i: CaptureInput): SimCapture {
@@ -87,6 +96,7 @@ export function captureTruth(i: CaptureInput): SimCapture {
     slots: i.slots,
     initialBalances,
     cycles: i.cycles,
+    guards: i.guards,
     log: i.log,
     latencyRanges: i.latencyRanges,
   };

@@ -1,6 +1,8 @@
 import { Dec, ZERO } from '../../core/decimal.js';
 import type { SimCapture } from './capture.js';
+import { summariseGuards, type GuardEpisode, type GuardSummary } from './guard-episodes.js';
 import { invariantBreaks, type InvariantBreaks } from './invariants.js';
+import { combineMarkouts, markouts, type Markout } from './markouts.js';
 import { moneyPath, ownFills, pairMoney, type MoneyPath, type OwnFill } from './money-figures.js';
 import { occupancy, pipelineFigures, placementPhases, type OccupancyBucket } from './pipeline-figures.js';
 import {
@@ -41,6 +43,18 @@ export interface PairFigures {
   readonly inventoryMean: string;
   readonly inventoryStd: string;
   readonly finalPosition: string;
+  readonly pnl: string;
+  /** Markout at 60 s, bps (see {@link MarkoutFigure}); null without fills. */
+  readonly markout60Bps: number | null;
+}
+
+/** One horizon's markout: the reference's move after our fills, signed from our side. */
+export interface MarkoutFigure {
+  readonly horizonS: number;
+  readonly fills: number;
+  /** Volume-weighted, bps; negative is adverse selection. */
+  readonly bps: number | null;
+  /** Quote units. */
   readonly pnl: string;
 }
 
@@ -85,7 +99,21 @@ export interface RunFigures {
   readonly inventoryValueMean: string;
   readonly inventoryValueStd: string;
   readonly pnl: string;
+  /** PnL less the spread captured: the position's move with the reference after each fill. */
+  readonly inventoryRevaluation: string;
+  /** Markouts at 5, 30, 60 and 300 s. */
+  readonly markouts: readonly MarkoutFigure[];
+  /** The loss of the 60 s markout (minus its PnL; negative when the reference moved our way). */
+  readonly adverseSelection60: string;
+  /** {@link adverseSelection60} per volume, bps. */
+  readonly adverseSelection60Bps: number | null;
   readonly maxDrawdown: string;
+  /** Halts (pair or account) after the start: count, summed duration, by rule. */
+  readonly halts: GuardSummary;
+  /** Guard trips that only allowed reducing the position (max-inventory). */
+  readonly guardTrips: GuardSummary;
+  /** The episodes themselves, oldest first (at most {@link MAX_EPISODES}). */
+  readonly guardEpisodes: readonly GuardEpisode[];
   readonly invariantBreaks: InvariantBreaks;
   readonly vsLimit: VersusLimit;
   readonly daemon: {
@@ -106,6 +134,9 @@ export interface RunDetail {
   readonly occupancy: readonly OccupancyBucket[];
   readonly limit: VenueLimit;
 }
+
+/** Episodes listed in the figures (the counts cover them all). */
+export const MAX_EPISODES = 50;
 
 const money = (d: Dec): string => d.toFixed(4);
 const bps = (d: Dec | null): number | null => (d === null ? null : Number(d.toFixed(2)));
@@ -132,7 +163,8 @@ export function runFigures(
     const m = pairMoney(fillsByPair.get(pair)!, references.get(pair)!, c.start, c.end);
     const first = q.timeToTwoSidedMs === null ? null : c.start + q.timeToTwoSidedMs;
     const b = fullFillBound(c.orders, pair, limit.placementMs, first, c.end);
-    return { pair, q, m, b };
+    const mk = markouts(fillsByPair.get(pair)!, references.get(pair)!, c.end);
+    return { pair, q, m, b, mk };
   });
   const phases = placementPhases(c);
   const pipe = pipelineFigures(c, phases);
@@ -147,6 +179,10 @@ export function runFigures(
   const volume = pairs.reduce((s, p) => s.plus(p.m.volumeQuote), ZERO);
   const captured = pairs.reduce((s, p) => s.plus(p.m.spreadCaptured), ZERO);
   const placementsPerHour = hours > 0 ? pipe.placements / hours : 0;
+  const allMarkouts = combineMarkouts(pairs.map((p) => p.mk));
+  const at60 = (ms: readonly Markout[]): Markout | undefined => ms.find((m) => m.horizonS === 60);
+  const m60 = at60(allMarkouts);
+  const pnl = path.pnl[path.pnl.length - 1] ?? ZERO;
   const figures: RunFigures = {
     strategy,
     hours: round(hours, 4),
@@ -183,12 +219,24 @@ export function runFigures(
     spreadCapturedBps: volume.gt(0) ? bps(captured.div(volume).times(10_000)) : null,
     inventoryValueMean: money(path.inventoryValueMean),
     inventoryValueStd: money(path.inventoryValueStd),
-    pnl: money(path.pnl[path.pnl.length - 1] ?? ZERO),
+    pnl: money(pnl),
+    inventoryRevaluation: money(pnl.minus(captured)),
+    markouts: allMarkouts.map((m) => ({
+      horizonS: m.horizonS,
+      fills: m.fills,
+      bps: bps(m.bps),
+      pnl: money(m.pnl),
+    })),
+    adverseSelection60: money(m60 === undefined ? ZERO : ZERO.minus(m60.pnl)),
+    adverseSelection60Bps: m60?.bps == null ? null : bps(ZERO.minus(m60.bps)),
     maxDrawdown: money(path.maxDrawdown),
+    halts: summariseGuards(c.guards, 'halt'),
+    guardTrips: summariseGuards(c.guards, 'reducing'),
+    guardEpisodes: c.guards.slice(0, MAX_EPISODES),
     invariantBreaks: invariantBreaks(c),
     vsLimit: versusLimit(limit, first, placementsPerHour),
     daemon: { cycles: c.cycles, warnings: c.log.warn, errors: c.log.error, messages: c.log.messages },
-    pairs: pairs.map(({ pair, q, m, b }) => ({
+    pairs: pairs.map(({ pair, q, m, b, mk }) => ({
       pair,
       timeToTwoSidedMs: q.timeToTwoSidedMs,
       twoSidedAfterFirst: round(q.shareAfterFirst),
@@ -206,6 +254,7 @@ export function runFigures(
       inventoryStd: m.inventoryStd.toDecimalPlaces(8).toFixed(),
       finalPosition: m.finalPosition.toFixed(),
       pnl: money(m.pnl),
+      markout60Bps: bps(at60(mk)?.bps ?? null),
     })),
   };
   const bucketMs = Math.max(60_000, Math.ceil((c.end - c.start) / 144 / 60_000) * 60_000);

@@ -83,6 +83,7 @@ function charts(r: SimulationReport): string {
       lineChart({
         title: `${p.pair}: reference price, the daemon's best bid and ask, fills`,
         durationMs: s.durationMs,
+        yLabel: `price (${p.pair.split('/')[1] ?? 'quote'})`,
         height: 300,
         lines: [
           { name: 'reference', color: COLORS.reference, points: p.reference },
@@ -108,7 +109,8 @@ function charts(r: SimulationReport): string {
   }
   out.push(
     lineChart({
-      title: 'Inventory: position × reference (quote units)',
+      title: 'Inventory: position × reference',
+      yLabel: 'inventory value (quote units)',
       durationMs: s.durationMs,
       lines: s.inventory.map((x, i) => ({
         name: x.pair,
@@ -117,7 +119,8 @@ function charts(r: SimulationReport): string {
       })),
     }),
     lineChart({
-      title: 'PnL: trading cash flows + position at the reference (quote units)',
+      title: 'PnL: trading cash flows + position at the reference',
+      yLabel: 'PnL (quote units)',
       durationMs: s.durationMs,
       lines: [{ name: 'PnL', color: '#0969da', points: s.pnl, width: 1.5 }],
     }),
@@ -125,7 +128,8 @@ function charts(r: SimulationReport): string {
   const bucketMs = s.occupancy.length > 1 ? s.occupancy[1]!.t - s.occupancy[0]!.t : s.durationMs;
   out.push(
     stackedBars({
-      title: 'Placement pipeline occupancy (share of each bucket, by phase)',
+      title: 'Placement pipeline occupancy, by phase',
+      yLabel: 'share of each bucket (0–1)',
       durationMs: s.durationMs,
       bucketMs,
       buckets: s.occupancy.map((b) => ({ t: b.t, values: PHASES.map((ph) => b[ph.key]) })),

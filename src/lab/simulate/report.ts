@@ -89,6 +89,13 @@ export function checks(daemon: RunFigures, baselines: readonly RunFigures[]): Ch
       detail: `${pct(daemon.twoSidedAfterFirst)} after the first two-sided quote, ${pct(daemon.twoSidedOverall)} over the whole run`,
     },
     {
+      name: 'no halts of the daemon',
+      ok: daemon.halts.count === 0,
+      detail: [daemon, ...baselines]
+        .map((r) => `${r.strategy}: ${r.halts.count} (${(r.halts.totalMs / 60_000).toFixed(1)} min)`)
+        .join(', '),
+    },
+    {
       name: 'zero invariant breaks',
       ok: [daemon, ...baselines].every((r) => r.invariantBreaks.total === 0),
       detail: [daemon, ...baselines].map((r) => `${r.strategy}: ${r.invariantBreaks.total}`).join(', '),

@@ -14,7 +14,8 @@ import type { LatencyProfile } from '../../sim/latency.js';
 import { Rng } from '../../sim/rng.js';
 import type { SimConfig } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
-import { captureTruth, type SimCapture } from './capture.js';
+import { captureTruth, PARTY_CALLS, type SimCapture } from './capture.js';
+import { GuardEpisodes } from './guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
 
 /**
@@ -128,8 +129,12 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     const end = start + o.durationMs;
     let cycles = 0;
     const slots = new Map<string, string>();
+    const guards = new GuardEpisodes();
     built.subscribe((e) => {
-      if (e.type === 'cycle') cycles += 1;
+      if (e.type === 'cycle') {
+        cycles += 1;
+        guards.observe(e.report.at, e.report.verdict);
+      }
       // The registry may forget terminal orders: note each order's slot as it is created.
       if (e.type !== 'order-transition' || e.from !== null) return;
       const order = built.engine?.orders.get(e.key);
@@ -141,8 +146,13 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       return false;
     });
     const step = o.stepMs ?? 60_000;
+    // The figures read the party's placement calls and no events: the rest is dropped as the run
+    // goes (the polls of a day are most of a run's memory otherwise).
+    const keepCall = (c: { partyId: string | null; endpoint: string }): boolean =>
+      c.partyId === partyId && PARTY_CALLS.has(c.endpoint as never);
     while (fake.now < end) {
       await fake.tickAsync(Math.min(step, end - fake.now));
+      venue.engine.core.truth.compact({ events: false, keepCall });
       o.onProgress?.(fake.now - start, o.durationMs);
     }
     const capture = captureTruth({
@@ -153,6 +163,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       end,
       slots,
       cycles,
+      guards: guards.episodes(end),
       log: tally,
       latencyRanges: venue.latency.ranges,
     });

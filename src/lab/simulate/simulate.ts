@@ -1,17 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { availableParallelism } from 'node:os';
-import { Progress } from './progress.js';
 import { buildReport, type SimulationReport } from './report.js';
 import { renderHtml } from './report-html.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';
 import { BASELINES, type StrategyName } from './strategies.js';
-import { canUseWorkers, runStrategy, runStrategyInWorker, type StrategyResult } from './strategy-runner.js';
+import { runJobs } from './run-jobs.js';
+import type { RunCost } from './strategy-runner.js';
 
 /**
  * `ledger-mm simulate` without its command line: resolve the scenario (failing early on a bad
  * config), run the daemon and, with `compare`, the baselines on the same seed and market (in
- * worker threads when there are cores for them), and assemble the report. {@link writeReport}
+ * worker threads, see {@link runJobs}), and assemble the report. {@link writeReport}
  * writes `report.json` and the self-contained `report.html`.
  */
 
@@ -27,44 +26,28 @@ export interface SimulateOptions {
   readonly workers?: boolean;
   /** Wall clock for the progress line (default `performance.now`). */
   readonly wallNow?: () => number;
+  /** Told what each run cost (wall time, heap), as it ends. */
+  readonly onRunCost?: (label: string, cost: RunCost) => void;
 }
 
 /** Runs the simulation; see the module doc. Throws ConfigError or ScenarioError before running. */
 export async function simulate(o: SimulateOptions): Promise<SimulationReport> {
   loadScenario(o.input); // fail on a bad config or market before starting anything
   const strategies: StrategyName[] = ['daemon', ...(o.compare ? (o.baselines ?? BASELINES) : [])];
-  const wallNow = o.wallNow ?? (() => performance.now());
-  const progress =
-    o.progress === undefined
-      ? null
-      : new Progress({ ...o.progress, totalMs: o.input.hours * 3_600_000, wallNow });
-  for (const s of strategies) progress?.add(s);
-  const parallel =
-    o.workers !== false && canUseWorkers() && strategies.length > 1 && availableParallelism() > 1;
-  const run = (strategy: StrategyName): Promise<StrategyResult> => {
-    const options = {
+  const results = await runJobs(
+    strategies.map((strategy) => ({
+      label: strategy,
       input: o.input,
       strategy,
       withSeries: strategy === 'daemon',
-      onProgress: (elapsedMs: number) => progress?.update(strategy, elapsedMs),
-    };
-    return parallel ? runStrategyInWorker(options, stop.signal) : runStrategy(options);
-  };
-  const stop = new AbortController();
-  let results: StrategyResult[];
-  try {
-    if (parallel) {
-      results = await Promise.all(strategies.map(run)).catch((err: unknown) => {
-        stop.abort(); // the other workers' runs are of no use without this one
-        throw err;
-      });
-    } else {
-      results = [];
-      for (const s of strategies) results.push(await run(s));
-    }
-  } finally {
-    progress?.done();
-  }
+    })),
+    {
+      ...(o.progress === undefined ? {} : { progress: o.progress }),
+      ...(o.workers === undefined ? {} : { workers: o.workers }),
+      ...(o.wallNow === undefined ? {} : { wallNow: o.wallNow }),
+      onResult: (job, r) => o.onRunCost?.(job.label, r.cost),
+    },
+  );
   const [daemon, ...baselines] = results;
   return buildReport({
     scenario: {

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { simulatorTuning } from '../../cli/paper.js';
 import { chartSeries, type ChartSeries } from './chart-series.js';
@@ -24,7 +25,25 @@ export interface StrategyResult {
   readonly limit: VenueLimit;
   /** The charts, when asked for (the daemon's run). */
   readonly series: ChartSeries | null;
+  /** What the run cost the machine (never in report.json, which depends on nothing of it). */
+  readonly cost: RunCost;
 }
+
+/** Wall time and memory of one run. */
+export interface RunCost {
+  readonly wallMs: number;
+  /** Largest heap the run's thread held (V8's committed heap, sampled each simulated minute), MB. */
+  readonly peakHeapMb: number;
+}
+
+/**
+ * The heap a worker may grow to. A day's run keeps about 100 MB alive; without a limit V8 lets
+ * garbage pile up to gigabytes before collecting. A run that needs more fails with
+ * ERR_WORKER_OUT_OF_MEMORY rather than take the machine.
+ */
+export const WORKER_LIMITS = { maxOldGenerationSizeMb: 288, maxYoungGenerationSizeMb: 32 } as const;
+
+const heapMb = (): number => getHeapStatistics().total_heap_size / 1_048_576;
 
 /** Options of {@link runStrategy}. */
 export interface RunStrategyOptions {
@@ -36,6 +55,8 @@ export interface RunStrategyOptions {
 
 /** Runs one strategy; see the module doc. */
 export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult> {
+  const started = performance.now();
+  let peakHeapMb = heapMb();
   const scenario = loadScenario(o.input);
   const setup = strategySetup(o.strategy, scenario.config);
   const capture = await runSimulation({
@@ -46,7 +67,10 @@ export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult
     durationMs: scenario.durationMs,
     tuning: { engine: simulatorTuning(scenario.latency), summaryMs: 20_000 },
     ...(setup.reconciler === undefined ? {} : { reconciler: setup.reconciler }),
-    ...(o.onProgress === undefined ? {} : { onProgress: (elapsed: number) => o.onProgress?.(elapsed) }),
+    onProgress: (elapsed: number) => {
+      peakHeapMb = Math.max(peakHeapMb, heapMb());
+      o.onProgress?.(elapsed);
+    },
   });
   // Requotes are measured against the configured tolerance in every run, so runs compare.
   const tolerance = scenario.config.strategy.reconcile.priceToleranceBps;
@@ -55,6 +79,7 @@ export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult
     figures,
     limit: venueLimit(capture.latencyRanges),
     series: o.withSeries ? chartSeries(detail, capture.start, capture.end) : null,
+    cost: { wallMs: performance.now() - started, peakHeapMb: Math.max(peakHeapMb, heapMb()) },
   };
 }
 
@@ -76,7 +101,10 @@ export function canUseWorkers(): boolean {
 export function runStrategyInWorker(o: RunStrategyOptions, signal?: AbortSignal): Promise<StrategyResult> {
   return new Promise((resolve, reject) => {
     const { onProgress, ...data } = o;
-    const worker = new Worker(new URL(import.meta.url), { workerData: { ...data, marker: WORKER_MARKER } });
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { ...data, marker: WORKER_MARKER },
+      resourceLimits: WORKER_LIMITS,
+    });
     // Another run failed: this one is not wanted any more.
     signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
     let settled = false;

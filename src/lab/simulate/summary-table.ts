@@ -3,6 +3,7 @@ import { formatTable } from '../../cli/support/text-table.js';
 import { FIGURES } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
 import type { SimulationReport } from './report.js';
+import { SIM_T0 } from './scenario.js';
 import type { VenueLimit } from './venue-limit.js';
 
 /**
@@ -76,6 +77,21 @@ export function formatPairs(daemon: RunFigures): string {
   return formatTable(headers, rows);
 }
 
+/** One line per halt or guard episode of a run (none when it had none). */
+export function formatEpisodes(run: RunFigures): string[] {
+  const total = run.halts.count + run.guardTrips.count;
+  if (total === 0) return [];
+  const lines = [
+    `${run.strategy}: ${run.halts.count} halt(s) for ${secs(run.halts.totalMs)}, ${run.guardTrips.count} inventory guard trip(s) for ${secs(run.guardTrips.totalMs)}${total > run.guardEpisodes.length ? ` (first ${run.guardEpisodes.length} listed)` : ''}:`,
+  ];
+  for (const e of run.guardEpisodes) {
+    lines.push(
+      `  ${e.kind === 'halt' ? 'HALT' : 'trip'}  ${e.pair ?? 'account'}  ${e.rule}  at ${secs(e.start - SIM_T0)} for ${secs(e.end - e.start)}: ${e.detail}`,
+    );
+  }
+  return lines;
+}
+
 /** The whole printed summary. */
 export function formatSummary(report: SimulationReport): string {
   const s = report.scenario;
@@ -90,6 +106,7 @@ export function formatSummary(report: SimulationReport): string {
     formatPairs(daemon),
     ...report.checks.map((c) => `${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`),
   ];
+  for (const r of report.runs) lines.push(...formatEpisodes(r));
   const b = daemon.invariantBreaks;
   if (b.total > 0) {
     lines.push(

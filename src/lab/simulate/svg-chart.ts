@@ -30,11 +30,16 @@ export interface LineChart {
   readonly durationMs: number;
   readonly lines: readonly LineSpec[];
   readonly markers?: readonly MarkerSpec[];
+  /** The y axis's quantity and unit, e.g. `price (USDC)`. */
+  readonly yLabel: string;
   readonly width?: number;
   readonly height?: number;
 }
 
-const PAD = { left: 78, right: 16, top: 34, bottom: 30 };
+const PAD = { left: 88, right: 16, top: 52, bottom: 44 };
+/** Legend entries per row, and the width of one. */
+const LEGEND_PER_ROW = 6;
+const LEGEND_WIDTH = 150;
 
 /** Escapes text for SVG and HTML. */
 export function esc(s: string): string {
@@ -61,20 +66,29 @@ function label(v: number): string {
   return v.toFixed(a >= 1 ? 2 : 4);
 }
 
+// The title's row, then the legend's rows, then the plot: nothing overlaps.
 function frame(
   title: string,
   w: number,
   h: number,
   body: string,
   legend: { name: string; color: string }[],
+  yLabel: string,
 ): string {
+  const rows = Math.max(1, Math.ceil(legend.length / LEGEND_PER_ROW));
+  const extra = (rows - 1) * 14;
   const items = legend
-    .map(
-      (l, i) =>
-        `<g transform="translate(${PAD.left + i * 150},${PAD.top - 12})"><rect width="10" height="10" y="-9" fill="${l.color}"/><text x="14" font-size="11">${esc(l.name)}</text></g>`,
-    )
+    .map((l, i) => {
+      const gx = PAD.left + (i % LEGEND_PER_ROW) * LEGEND_WIDTH;
+      const gy = 34 + Math.floor(i / LEGEND_PER_ROW) * 14;
+      return `<g transform="translate(${gx},${gy})"><rect width="10" height="10" y="-9" fill="${l.color}"/><text x="14" font-size="11">${esc(l.name)}</text></g>`;
+    })
     .join('');
-  return `<svg viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" font-family="sans-serif"><text x="${PAD.left}" y="14" font-size="13" font-weight="bold">${esc(title)}</text>${items}${body}</svg>`;
+  const midY = PAD.top + extra + (h - PAD.top - PAD.bottom) / 2;
+  const axisLabels =
+    `<text x="${PAD.left + (w - PAD.left - PAD.right) / 2}" y="${h + extra - 6}" font-size="11" text-anchor="middle">simulated time (hours since start)</text>` +
+    `<text transform="translate(14,${midY}) rotate(-90)" font-size="11" text-anchor="middle">${esc(yLabel)}</text>`;
+  return `<svg viewBox="0 0 ${w} ${h + extra}" width="${w}" height="${h + extra}" font-family="sans-serif"><text x="${PAD.left}" y="16" font-size="13" font-weight="bold">${esc(title)}</text>${items}${axisLabels}<g transform="translate(0,${extra})">${body}</g></svg>`;
 }
 
 function axes(
@@ -169,7 +183,7 @@ export function lineChart(c: LineChart): string {
     )
     .join('');
   const legend = [...c.lines, ...(c.markers ?? [])].map((l) => ({ name: l.name, color: l.color }));
-  return frame(c.title, w, h, `${axes(w, h, c.durationMs, lo, hi, y)}${lines}${markers}`, legend);
+  return frame(c.title, w, h, `${axes(w, h, c.durationMs, lo, hi, y)}${lines}${markers}`, legend, c.yLabel);
 }
 
 /** Stacked bars of shares (0–1) per bucket. */
@@ -179,6 +193,7 @@ export function stackedBars(c: {
   readonly bucketMs: number;
   readonly buckets: readonly { readonly t: number; readonly values: readonly number[] }[];
   readonly keys: readonly { readonly name: string; readonly color: string }[];
+  readonly yLabel: string;
   readonly width?: number;
   readonly height?: number;
 }): string {
@@ -200,5 +215,5 @@ export function stackedBars(c: {
         .join('');
     })
     .join('');
-  return frame(c.title, w, h, `${axes(w, h, c.durationMs, 0, 1, y)}${bars}`, [...c.keys]);
+  return frame(c.title, w, h, `${axes(w, h, c.durationMs, 0, 1, y)}${bars}`, [...c.keys], c.yLabel);
 }

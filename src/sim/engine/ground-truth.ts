@@ -203,6 +203,19 @@ export class GroundTruth {
     for (const series of this.references.values()) this.trim(series, 0);
   }
 
+  /**
+   * Forgets what a reader has no use for, now: the whole event log when `events` is false, and
+   * every ended call `keepCall` refuses (calls in flight stay, as the engine still fills them
+   * in). A long simulation calls it as it goes, so its memory does not grow with the polls of
+   * every party. Sequence numbers and call ids go on counting.
+   */
+  compact(o: { readonly events: boolean; readonly keepCall: (c: CallRecord) => boolean }): void {
+    if (!o.events) this.eventLog.length = 0;
+    let kept = 0;
+    for (const c of this.callLog) if (c.endedAt === null || o.keepCall(c)) this.callLog[kept++] = c;
+    this.callLog.length = kept;
+  }
+
   /** The bound set by {@link bound}, or null (everything kept). */
   get limit(): number | null {
     return this.maxEntries;

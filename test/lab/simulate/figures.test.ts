@@ -72,6 +72,29 @@ describe('the figures of a hand-made run (see support/synthetic-capture.ts)', ()
     expect(f.maxDrawdown).toBe('0.4000');
   });
 
+  it('markouts: the reference move after each fill, from our side, volume-weighted', () => {
+    // The reference only moves at 400, 800 and 900 s: nothing moves within 5, 30 or 60 s of a fill.
+    expect(f.markouts.map((m) => m.horizonS)).toEqual([5, 30, 60, 300]);
+    expect(f.markouts.slice(0, 3).map((m) => m.pnl)).toEqual(['0.0000', '0.0000', '0.0000']);
+    // 300 s: sold 0.5 at 200 s, the reference rose 0.2 by 500 s (−0.1); bought 1 at 300 s, up 0.2
+    // by 600 s (+0.2); bought 0.5 at 700 s, flat at 1000 s (the run's end, still counted).
+    const m300 = f.markouts[3]!;
+    expect(m300.fills).toBe(3);
+    expect(m300.pnl).toBe('0.1000');
+    expect(m300.bps).toBeCloseTo((0.1 / (50 + 100 + 50.1)) * 10_000, 2);
+    expect(f.adverseSelection60).toBe('0.0000');
+    expect(pair.markout60Bps).toBe(0);
+  });
+
+  it('the PnL splits into spread captured and inventory revaluation', () => {
+    expect(f.inventoryRevaluation).toBe('0.1000'); // 0.305 − 0.205
+  });
+
+  it('a run without guard episodes reports no halts', () => {
+    expect(f.halts).toEqual({ count: 0, totalMs: 0, byRule: {} });
+    expect(f.guardTrips.count).toBe(0);
+  });
+
   it('no invariant is broken', () => {
     expect(f.invariantBreaks).toEqual({
       duplicateCommits: 0,

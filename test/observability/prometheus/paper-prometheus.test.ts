@@ -60,6 +60,8 @@ const MAY_BE_EMPTY = new Set([
   'Unknown submissions and resolutions',
   'Retries and abandoned prepares',
   'Fills per minute',
+  'Fill markouts, mean over the last hour (bps)',
+  'Fill markout at 60 s by side: median and 10th percentile (bps)',
   'Filled volume (base)',
   'Filled notional (quote)',
   'Volume over the time range (quote)',

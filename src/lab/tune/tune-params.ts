@@ -1,0 +1,123 @@
+import { isParamSpec, type ParamSpec } from '../../strategy/param-spec.js';
+import { pairParamSpecs, reconcileParamSpecs } from '../../strategy/params.js';
+
+/**
+ * The parameters `ledger-mm tune` searches: `--param KEY=V1,V2,...`. A key is a config path. A
+ * strategy parameter may be named as in the config (`strategy.defaults.spread.bidBps`,
+ * `strategy.reconcile.priceToleranceBps`) or without `defaults` (`strategy.spread.bidBps`):
+ * every key of the strategy's spec tables resolves, whatever model adds it, and each value is
+ * checked by its spec before anything runs. Any other config path (`risk.maxInventoryNotional`)
+ * is passed through for the config loader to check when the candidate's run loads it.
+ */
+
+/** The spec tables a key may resolve in, by the config path they live under. */
+export const SPEC_TABLES: readonly { readonly prefix: readonly string[]; readonly specs: object }[] = [
+  { prefix: ['strategy', 'defaults'], specs: pairParamSpecs },
+  { prefix: ['strategy', 'reconcile'], specs: reconcileParamSpecs },
+];
+
+/** A parameter and the values to try. */
+export interface TuneParam {
+  /** The config path, as given when it is not a strategy parameter. */
+  readonly path: readonly string[];
+  /** Its key as printed (the config path, dotted). */
+  readonly key: string;
+  readonly values: readonly unknown[];
+}
+
+/** A parameter that cannot be searched; the message says why. */
+export class TuneParamError extends Error {
+  override readonly name = 'TuneParamError';
+}
+
+function specAt(specs: object, path: readonly string[]): ParamSpec<unknown, unknown> | null {
+  let node: unknown = specs;
+  for (const name of path) {
+    if (typeof node !== 'object' || node === null || isParamSpec(node) || !Object.hasOwn(node, name))
+      return null;
+    node = (node as Record<string, unknown>)[name];
+  }
+  return isParamSpec(node) ? node : null;
+}
+
+/** The spec and full config path of a strategy key, or null when the key names none. */
+export function resolveKey(key: string): { path: string[]; spec: ParamSpec<unknown, unknown> } | null {
+  const parts = key.split('.');
+  for (const t of SPEC_TABLES) {
+    const full = parts.slice(0, t.prefix.length).join('.') === t.prefix.join('.');
+    const rest = full ? parts.slice(t.prefix.length) : parts[0] === 'strategy' ? parts.slice(1) : null;
+    if (rest === null || rest.length === 0) continue;
+    const spec = specAt(t.specs, rest);
+    if (spec !== null) return { path: [...t.prefix, ...rest], spec };
+  }
+  return null;
+}
+
+/** A value as typed: JSON (a number, a boolean, a quoted string) when it parses, else the text. */
+function candidates(text: string): unknown[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed === text ? [text] : [parsed, text];
+  } catch {
+    return [text];
+  }
+}
+
+/** Parses one `--param KEY=V1,V2,...`. Throws {@link TuneParamError}. */
+export function parseTuneParam(arg: string): TuneParam {
+  const eq = arg.indexOf('=');
+  if (eq <= 0) throw new TuneParamError(`--param must be KEY=V1,V2,...; got "${arg}"`);
+  const key = arg.slice(0, eq).trim();
+  const texts = arg
+    .slice(eq + 1)
+    .split(',')
+    .map((v) => v.trim());
+  if (!/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(key))
+    throw new TuneParamError(`"${key}" is not a config path`);
+  if (texts.some((t) => t === '')) throw new TuneParamError(`--param ${key}: an empty value`);
+  const resolved = resolveKey(key);
+  if (resolved === null) {
+    if (key.split('.')[0] === 'strategy')
+      throw new TuneParamError(`${key} is not a strategy parameter (see the strategy section of the README)`);
+    return { path: key.split('.'), key, values: texts.map((t) => candidates(t)[0]) };
+  }
+  const values = texts.map((t) => {
+    const tries = candidates(t);
+    const ok = tries.find((v) => resolved.spec.schema.safeParse(v).success);
+    if (ok === undefined) {
+      const why = resolved.spec.schema.safeParse(tries[0]).error?.issues[0]?.message ?? 'invalid';
+      throw new TuneParamError(`--param ${key}: ${t} ${why}`);
+    }
+    return ok;
+  });
+  const path = resolved.path;
+  return { path, key: path.join('.'), values: [...new Set(values)] };
+}
+
+/** One combination: the value of each parameter, by key. */
+export type Candidate = Readonly<Record<string, unknown>>;
+
+/** The config layer (an object to write as JSON) that sets a candidate's values. */
+export function candidateConfig(params: readonly TuneParam[], c: Candidate): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of params) {
+    let node = out;
+    p.path.slice(0, -1).forEach((name) => {
+      node = (node[name] ??= {}) as Record<string, unknown>;
+    });
+    node[p.path[p.path.length - 1]!] = c[p.key];
+  }
+  return out;
+}
+
+/** A candidate as one line: `key=value` pairs, the common prefix `strategy.defaults.` dropped. */
+export function candidateText(c: Candidate): string {
+  const entries = Object.entries(c);
+  if (entries.length === 0) return '(the config as it is)';
+  return entries
+    .map(
+      ([k, v]) =>
+        `${k.replace(/^strategy\.defaults\./, '')}=${typeof v === 'string' ? v : JSON.stringify(v)}`,
+    )
+    .join(' ');
+}
