@@ -7,7 +7,11 @@ import { planReconcile, type Deferred, type ReconcilePlan } from '../../strategy
 
 /**
  * The strategies a simulation runs: the daemon as configured, and the baselines `--compare` sets
- * beside it on the same seed and market. Each is the same daemon with one thing changed.
+ * beside it on the same seed and market. A baseline is what a market maker would run without this
+ * daemon's quoting: the plain spread model (`strategy.*.model` "spread") with one level a side,
+ * everything else (spreads, sizes, skew, tolerances, risk) as configured, and one rule changed.
+ * So a daemon configured with another model or a ladder is compared with the plain quoting it
+ * replaces, never with a copy of itself.
  */
 
 /** Strategy names; the daemon first. */
@@ -22,9 +26,9 @@ export const BASELINES: readonly StrategyName[] = ['cancel-then-replace', 'no-to
 export const STRATEGY_DESCRIPTIONS: Readonly<Record<StrategyName, string>> = {
   daemon: 'the daemon as configured: make before break, reprice beyond the price tolerance',
   'cancel-then-replace':
-    'on every refresh cancel all of a pair’s orders, wait for the cancels, then place everything again',
+    'the plain spread model, one level: on every refresh cancel all of a pair’s orders, wait for the cancels, then place everything again',
   'no-tolerance':
-    'the daemon with strategy.reconcile.priceToleranceBps = 0: reprice on any change of the desired price',
+    'the plain spread model, one level, with strategy.reconcile.priceToleranceBps = 0: reprice on any change of the desired price',
 };
 
 /** What a strategy changes in a run: the config and the reconciler. */
@@ -39,15 +43,28 @@ export function strategySetup(name: StrategyName, config: MmConfig): StrategySet
     case 'daemon':
       return { config };
     case 'cancel-then-replace':
-      return { config, reconciler: planCancelThenReplace };
-    case 'no-tolerance':
+      return { config: plainQuoting(config), reconciler: planCancelThenReplace };
+    case 'no-tolerance': {
+      const plain = plainQuoting(config);
       return {
         config: {
-          ...config,
-          strategy: { ...config.strategy, reconcile: { ...config.strategy.reconcile, priceToleranceBps: 0 } },
+          ...plain,
+          strategy: { ...plain.strategy, reconcile: { ...plain.strategy.reconcile, priceToleranceBps: 0 } },
         },
       };
+    }
   }
+}
+
+/** `config` quoting with the plain spread model and one level a side, in defaults and overrides. */
+export function plainQuoting(config: MmConfig): MmConfig {
+  const s = config.strategy;
+  const defaults = { ...s.defaults, model: 'spread' as const, levels: { ...s.defaults.levels, count: 1 } };
+  const pairs = s.pairs.map((o) => {
+    const { model: _model, ...rest } = o;
+    return rest.levels === undefined ? rest : { ...rest, levels: { ...rest.levels, count: 1 } };
+  });
+  return { ...config, strategy: { ...s, defaults, pairs } };
 }
 
 /**

@@ -121,4 +121,35 @@ describe('the cancel-then-replace baseline (a reconcile variant)', () => {
     expect(setup.reconciler).toBeUndefined();
     expect(strategySetup('cancel-then-replace', scenario.config).reconciler).toBe(planCancelThenReplace);
   });
+
+  it('the baselines quote with the plain spread model and one level, whatever the daemon runs', () => {
+    const scenario = loadScenario({
+      hours: 1,
+      seed: 1,
+      latency: 'realistic',
+      configFiles: [],
+      market: null,
+      cwd: process.cwd(),
+      env: {},
+    });
+    const ladder = {
+      ...scenario.config,
+      strategy: {
+        ...scenario.config.strategy,
+        defaults: {
+          ...scenario.config.strategy.defaults,
+          model: 'latency-aware' as const,
+          levels: { ...scenario.config.strategy.defaults.levels, count: 3 },
+        },
+        pairs: [{ pair: PAIR, model: 'avellaneda-stoikov' as const, levels: { count: 2 } }],
+      },
+    };
+    for (const name of ['cancel-then-replace', 'no-tolerance'] as const) {
+      const s = strategySetup(name, ladder).config.strategy;
+      expect([s.defaults.model, s.defaults.levels.count]).toEqual(['spread', 1]);
+      expect(s.pairs).toEqual([{ pair: PAIR, levels: { count: 1 } }]);
+      expect(s.defaults.spread).toEqual(ladder.strategy.defaults.spread);
+    }
+    expect(strategySetup('daemon', ladder).config).toBe(ladder);
+  });
 });
