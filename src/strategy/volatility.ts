@@ -1,4 +1,3 @@
-import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { PairMarket } from '../market/market-snapshot.js';
 import type { PairStrategyParams } from './params.js';
@@ -53,25 +52,60 @@ export function ewmaSigma(returns: readonly LogReturn[], halfLifeSec: number): n
   return Math.sqrt(num / den);
 }
 
+/** A return between two consecutive usable samples of a series, before the window is applied. */
+interface RawReturn {
+  readonly r: number;
+  readonly fromAt: number;
+  readonly at: number;
+}
+
 /**
- * The log returns of `series` (oldest first) within `windowMs` of `now`. A sample that is not
- * later than the previous one, or not positive, is dropped.
+ * The returns of each series seen, by the (immutable) array: a σ estimate walks the whole window of
+ * mids on every cycle of every pair, and a mid history is replaced, not changed, when a poll adds
+ * to it. A memo of a pure function, so the estimator stays pure.
+ */
+const memo = new WeakMap<readonly PricePoint[], readonly RawReturn[]>();
+
+/** Float values of the decimals seen (a poll's new mid array shares every older sample). */
+const floats = new WeakMap<Dec, number>();
+
+function floatOf(price: Dec): number {
+  let x = floats.get(price);
+  if (x === undefined) {
+    x = price.toNumber();
+    floats.set(price, x);
+  }
+  return x;
+}
+
+/** Consecutive returns of `series` (oldest first); a sample not later than the last, or not positive, is dropped. */
+function rawReturns(series: readonly PricePoint[]): readonly RawReturn[] {
+  const cached = memo.get(series);
+  if (cached !== undefined) return cached;
+  const out: RawReturn[] = [];
+  let prev: { at: number; x: number } | null = null;
+  for (const p of series) {
+    const x = floatOf(p.price);
+    if (!(x > 0)) continue;
+    if (prev !== null && p.at <= prev.at) continue;
+    // A statistic: the ratio of two prices as floats is exact enough for σ.
+    if (prev !== null) out.push({ r: Math.log(x / prev.x), fromAt: prev.at, at: p.at });
+    prev = { at: p.at, x };
+  }
+  memo.set(series, out);
+  return out;
+}
+
+/**
+ * The log returns of `series` (oldest first) within `windowMs` of `now`: between two samples
+ * both in `[now − windowMs, now]`. A sample that is not later than the previous one, or not
+ * positive, is dropped.
  */
 export function logReturns(series: readonly PricePoint[], now: number, windowMs: number): LogReturn[] {
   const out: LogReturn[] = [];
-  let prev: PricePoint | null = null;
-  for (const p of series) {
-    if (p.at < now - windowMs || p.at > now || !p.price.gt(ZERO)) continue;
-    if (prev !== null && p.at > prev.at) {
-      out.push({
-        // A statistic: the ratio of two prices as floats is exact enough for σ, and a decimal
-        // logarithm on every return of every cycle cost more than the rest of the strategy.
-        r: Math.log(p.price.toNumber() / prev.price.toNumber()),
-        dtSec: (p.at - prev.at) / 1000,
-        ageSec: (now - p.at) / 1000,
-      });
-    }
-    if (prev === null || p.at > prev.at) prev = p;
+  for (const x of rawReturns(series)) {
+    if (x.fromAt < now - windowMs || x.at > now) continue;
+    out.push({ r: x.r, dtSec: (x.at - x.fromAt) / 1000, ageSec: (now - x.at) / 1000 });
   }
   return out;
 }
