@@ -78,10 +78,40 @@ function floatOf(price: Dec): number {
   return x;
 }
 
+/**
+ * Raw returns ending at each last sample seen: a poll's new mid history is the last one with a
+ * sample appended (and the oldest dropped), so its returns are the last one's plus one.
+ */
+const byLast = new WeakMap<PricePoint, readonly RawReturn[]>();
+
 /** Consecutive returns of `series` (oldest first); a sample not later than the last, or not positive, is dropped. */
 function rawReturns(series: readonly PricePoint[]): readonly RawReturn[] {
   const cached = memo.get(series);
   if (cached !== undefined) return cached;
+  const out = extended(series) ?? computed(series);
+  memo.set(series, out);
+  const last = series.at(-1);
+  if (last !== undefined) byLast.set(last, out);
+  return out;
+}
+
+/** The returns of `series` from those of the same history one sample shorter, when known. */
+function extended(series: readonly PricePoint[]): RawReturn[] | null {
+  const n = series.length;
+  if (n < 3) return null;
+  const before = byLast.get(series[n - 2]!);
+  const last = series[n - 1]!;
+  const prev = series[n - 2]!;
+  const x = floatOf(last.price);
+  const px = floatOf(prev.price);
+  if (before === undefined || !(x > 0) || !(px > 0) || last.at <= prev.at) return null;
+  const first = series[0]!.at;
+  const out = before.filter((r) => r.fromAt >= first);
+  out.push({ r: Math.log(x / px), fromAt: prev.at, at: last.at });
+  return out;
+}
+
+function computed(series: readonly PricePoint[]): RawReturn[] {
   const out: RawReturn[] = [];
   let prev: { at: number; x: number } | null = null;
   for (const p of series) {
@@ -92,7 +122,6 @@ function rawReturns(series: readonly PricePoint[]): readonly RawReturn[] {
     if (prev !== null) out.push({ r: Math.log(x / prev.x), fromAt: prev.at, at: p.at });
     prev = { at: p.at, x };
   }
-  memo.set(series, out);
   return out;
 }
 
@@ -108,6 +137,30 @@ export function logReturns(series: readonly PricePoint[], now: number, windowMs:
     out.push({ r: x.r, dtSec: (x.at - x.fromAt) / 1000, ageSec: (now - x.at) / 1000 });
   }
   return out;
+}
+
+/**
+ * {@link ewmaSigma} of {@link logReturns} in one pass, without building the returns: the same
+ * sums in the same order. Null when no return is in the window or the weighted time is zero.
+ */
+function windowedSigma(
+  raw: readonly RawReturn[],
+  now: number,
+  windowMs: number,
+  halfLifeSec: number,
+): { sigma: number; returns: number } | null {
+  let num = 0;
+  let den = 0;
+  let n = 0;
+  for (const x of raw) {
+    if (x.fromAt < now - windowMs || x.at > now) continue;
+    const w = Math.pow(2, -Math.max(0, (now - x.at) / 1000) / halfLifeSec);
+    num += w * x.r * x.r;
+    den += w * ((x.at - x.fromAt) / 1000);
+    n += 1;
+  }
+  if (n === 0 || !(den > 0)) return null;
+  return { sigma: Math.sqrt(num / den), returns: n };
 }
 
 /** A σ estimate and where it came from. */
@@ -130,10 +183,9 @@ export function estimateSigma(
 ): SigmaEstimate | null {
   if (params.fixedSigma > 0) return { sigma: params.fixedSigma, source: 'fixed', returns: 0 };
   const halfLifeSec = params.halfLifeMs / 1000;
-  const fromMids = logReturns(market.mids ?? [], now, params.windowMs);
-  if (fromMids.length >= params.minSamples) {
-    const sigma = ewmaSigma(fromMids, halfLifeSec);
-    if (sigma !== null) return { sigma, source: 'mids', returns: fromMids.length };
+  const fromMids = windowedSigma(rawReturns(market.mids ?? []), now, params.windowMs, halfLifeSec);
+  if (fromMids !== null && fromMids.returns >= params.minSamples) {
+    return { sigma: fromMids.sigma, source: 'mids', returns: fromMids.returns };
   }
   const trades = [...market.trades].reverse().map((t): PricePoint => ({ at: t.at, price: t.price }));
   const fromTrades = logReturns(trades, now, params.windowMs);
