@@ -112,7 +112,7 @@ export interface RunFigures {
   readonly halts: GuardSummary;
   /** Guard trips that only allowed reducing the position (max-inventory). */
   readonly guardTrips: GuardSummary;
-  /** The episodes themselves, oldest first (at most {@link MAX_EPISODES}). */
+  /** The episodes themselves, oldest first (at most {@link MAX_EPISODES}); times in ms since the start. */
   readonly guardEpisodes: readonly GuardEpisode[];
   readonly invariantBreaks: InvariantBreaks;
   readonly vsLimit: VersusLimit;
@@ -232,7 +232,9 @@ export function runFigures(
     maxDrawdown: money(path.maxDrawdown),
     halts: summariseGuards(c.guards, 'halt'),
     guardTrips: summariseGuards(c.guards, 'reducing'),
-    guardEpisodes: c.guards.slice(0, MAX_EPISODES),
+    guardEpisodes: c.guards
+      .slice(0, MAX_EPISODES)
+      .map((e) => ({ ...e, start: e.start - c.start, end: e.end - c.start })),
     invariantBreaks: invariantBreaks(c),
     vsLimit: versusLimit(limit, first, placementsPerHour),
     daemon: { cycles: c.cycles, warnings: c.log.warn, errors: c.log.error, messages: c.log.messages },

@@ -75,6 +75,26 @@ function pairsTable(r: SimulationReport): string {
   );
 }
 
+/** Every halt and guard trip of every run, or a line saying there was none. */
+function episodesTable(r: SimulationReport): string {
+  const rows = r.runs.flatMap((run) =>
+    run.guardEpisodes.map((e) => [
+      run.strategy,
+      e.kind === 'halt' ? 'HALT' : 'reducing only',
+      e.pair ?? 'account',
+      e.rule,
+      `${(e.start / 3_600_000).toFixed(2)} h`,
+      `${((e.end - e.start) / 60_000).toFixed(1)} min`,
+      e.detail,
+    ]),
+  );
+  const counts = r.runs
+    .map((run) => `${run.strategy}: ${run.halts.count} halt(s), ${run.guardTrips.count} inventory trip(s)`)
+    .join('; ');
+  if (rows.length === 0) return `<p>None (${esc(counts)}).</p>`;
+  return `<p class="fail">${esc(counts)}.</p>${table(['run', 'kind', 'pair', 'rule', 'from', 'for', 'reason'], rows)}`;
+}
+
 function charts(r: SimulationReport): string {
   const s = r.series;
   const out: string[] = [];
@@ -162,6 +182,7 @@ export function renderHtml(r: SimulationReport): string {
 <ul>${strategies}</ul>
 <h2>Targets</h2><ul>${checks}</ul>
 <h2>Figures</h2>${figuresTable(r)}
+<h2>Halts and guard trips</h2>${episodesTable(r)}
 <h2>Venue limit</h2>
 <p>One placement in flight per party: prepare ${secs(l.prepareMs)} + submit ${secs(l.submitMs)} + confirm ${secs(l.confirmMs)} = ${secs(l.placementMs)} per placement at the profile's means. Least time to two-sided: <b>${secs(l.minTimeToTwoSidedMs)}</b>; most placements per hour: <b>${l.maxPlacementsPerHour.toFixed(1)}</b>.${
     daemon === undefined

@@ -106,7 +106,8 @@ export function runStrategyInWorker(o: RunStrategyOptions, signal?: AbortSignal)
       resourceLimits: WORKER_LIMITS,
     });
     // Another run failed: this one is not wanted any more.
-    signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
+    const stop = (): void => void worker.terminate();
+    signal?.addEventListener('abort', stop, { once: true });
     let settled = false;
     worker.on('message', (m: FromWorker) => {
       if (m.type === 'progress') onProgress?.(m.elapsedMs);
@@ -123,6 +124,8 @@ export function runStrategyInWorker(o: RunStrategyOptions, signal?: AbortSignal)
       reject(err);
     });
     worker.on('exit', (code) => {
+      // The signal is shared by every run of a simulation: leave no listener behind.
+      signal?.removeEventListener('abort', stop);
       if (!settled) reject(new Error(`the ${o.strategy} simulation worker exited with code ${code}`));
     });
   });

@@ -3,7 +3,6 @@ import { formatTable } from '../../cli/support/text-table.js';
 import { FIGURES } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
 import type { SimulationReport } from './report.js';
-import { SIM_T0 } from './scenario.js';
 import type { VenueLimit } from './venue-limit.js';
 
 /**
@@ -86,7 +85,7 @@ export function formatEpisodes(run: RunFigures): string[] {
   ];
   for (const e of run.guardEpisodes) {
     lines.push(
-      `  ${e.kind === 'halt' ? 'HALT' : 'trip'}  ${e.pair ?? 'account'}  ${e.rule}  at ${secs(e.start - SIM_T0)} for ${secs(e.end - e.start)}: ${e.detail}`,
+      `  ${e.kind === 'halt' ? 'HALT' : 'trip'}  ${e.pair ?? 'account'}  ${e.rule}  at ${secs(e.start)} for ${secs(e.end - e.start)}: ${e.detail}`,
     );
   }
   return lines;

@@ -72,6 +72,7 @@ describe('simulate --compare: a quarter of an hour at fast latencies', () => {
   it('report.html is one self-contained page with inline SVG charts', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('<svg');
+    expect(html).toContain('<h2>Halts and guard trips</h2><p>None (daemon: 0 halt(s), 0 inventory trip(s);');
     expect((html.match(/<svg/g) ?? []).length).toBe(report.series.pairs.length + 3);
     expect(html).not.toMatch(/(src|href)\s*=\s*["']?\s*(https?:)?\/\//i);
     expect(html).not.toMatch(/https?:/i);

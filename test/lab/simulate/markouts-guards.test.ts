@@ -4,7 +4,11 @@ import { GuardEpisodes, summariseGuards } from '../../../src/lab/simulate/guard-
 import { combineMarkouts, markouts } from '../../../src/lab/simulate/markouts.js';
 import type { OwnFill } from '../../../src/lab/simulate/money-figures.js';
 import { ReferenceSeries } from '../../../src/lab/simulate/reference-series.js';
+import { runFigures } from '../../../src/lab/simulate/figures.js';
+import { checks } from '../../../src/lab/simulate/report.js';
+import { formatEpisodes } from '../../../src/lab/simulate/summary-table.js';
 import type { RiskReason } from '../../../src/risk/risk-types.js';
+import { syntheticCapture } from './support/synthetic-capture.js';
 
 const S = 1000;
 const fill = (at: number, side: 'BUY' | 'SELL', price: string, quantity: string): OwnFill => ({
@@ -98,6 +102,40 @@ describe('guard episodes from the risk verdicts', () => {
     g.observe(9 * S, verdict([], true));
     expect(g.episodes(10 * S).map((e) => [e.pair, e.rule, e.end - e.start])).toEqual([
       [null, 'error-breaker', 4 * S],
+    ]);
+  });
+});
+
+describe('a run that halted never reads as clean', () => {
+  const halted = runFigures(
+    'daemon',
+    syntheticCapture({
+      guards: [
+        {
+          pair: 'BTC/USDC',
+          rule: 'daily-loss',
+          kind: 'halt',
+          start: 300 * S,
+          end: 1000 * S,
+          detail: 'day loss 2600 beyond the per-pair limit 2500',
+        },
+      ],
+    }),
+    10,
+  ).figures;
+
+  it('the figures count it, the target fails, the summary lists it with its reason', () => {
+    expect(halted.halts).toEqual({
+      count: 1,
+      totalMs: 700 * S,
+      byRule: { 'daily-loss': { count: 1, totalMs: 700 * S } },
+    });
+    const check = checks(halted, []).find((c) => c.name === 'no halts of the daemon')!;
+    expect(check.ok).toBe(false);
+    expect(check.detail).toBe('daemon: 1 (11.7 min)');
+    expect(formatEpisodes(halted)).toEqual([
+      'daemon: 1 halt(s) for 700.0 s, 0 inventory guard trip(s) for 0.0 s:',
+      '  HALT  BTC/USDC  daily-loss  at 300.0 s for 700.0 s: day loss 2600 beyond the per-pair limit 2500',
     ]);
   });
 });
