@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue, renderValue } from '../config/errors.js';
+import { latencyParamSpecs } from './models/latency-params.js';
 import { MODEL_NAMES } from './models/registry.js';
 import {
   BPS,
@@ -141,49 +142,7 @@ export const pairParamSpecs = {
     k: param('A–S order-arrival decay k, per unit of price.', POS_NUM, 1.5),
     horizonSec: param('A–S horizon τ = T − t, seconds (a rolling horizon).', POS_NUM, 60),
   },
-  latency: {
-    spreadZ: param(
-      'latency-aware: half-spread floor in σ·√(placement time) units (added to latency.marginBps).',
-      NON_NEG_NUM,
-      1.5,
-    ),
-    marginBps: param('latency-aware: bps added to the volatility floor of the half-spread.', BPS, 8),
-    toxicZ: param(
-      'latency-aware: cancel a resting quote at once when its distance from the reference falls below this many σ·√(cancel time).',
-      NON_NEG_NUM,
-      1,
-    ),
-    toxicShare: param(
-      'latency-aware: ... or below this share of its half-spread, whichever is larger.',
-      SHARE,
-      0.3,
-    ),
-    insideZ: param(
-      'latency-aware: reprice when the quote is this many σ·√(placement time) closer to the reference than desired.',
-      NON_NEG_NUM,
-      0.75,
-    ),
-    outsideZ: param(
-      'latency-aware: reprice when the quote is this many σ·√(placement time) further from the reference than desired.',
-      NON_NEG_NUM,
-      2,
-    ),
-    prepareShare: param(
-      'latency-aware: share of the tolerance band a queued placement may have drifted when its prepare starts; a staler one is queued again at the current price instead of wasting a prepare.',
-      SHARE,
-      0.5,
-    ),
-    placementMs: MS(
-      'latency-aware: placement time (queue to resting), ms, assumed until the pipeline has measured it.',
-      45_000,
-    ),
-    cancelMs: MS('latency-aware: cancel time, ms, assumed until the pipeline has measured it.', 35_000),
-    priorSigmaBps: param(
-      'latency-aware: σ of the reference, bps per √s, assumed until it can be estimated (0 = quote as the spread model until then).',
-      NON_NEG_NUM,
-      1,
-    ),
-  },
+  latency: latencyParamSpecs,
   fillReaction: {
     widenBps: param(
       'After a side fills, quote it this many bps further out for fillReaction.forMs (0 = off).',

@@ -1,0 +1,52 @@
+import { type ParamSpec, BPS, NON_NEG_NUM, SHARE, intParam, param } from '../param-spec.js';
+
+/** An integer of milliseconds, 1 ms to a day. */
+const MS = (doc: string, def: number): ParamSpec<number> => intParam(doc, 1, 86_400_000, def);
+
+/**
+ * The parameters of the latency-aware model (`latency-aware-model.ts`), the `latency` section of a
+ * pair's parameters (`params.ts`): distances in units of σ·√T over the pipeline's measured times.
+ */
+export const latencyParamSpecs = {
+  spreadZ: param(
+    'latency-aware: half-spread floor in σ·√(placement time) units (added to latency.marginBps).',
+    NON_NEG_NUM,
+    1.5,
+  ),
+  marginBps: param('latency-aware: bps added to the volatility floor of the half-spread.', BPS, 8),
+  toxicZ: param(
+    'latency-aware: cancel a resting quote at once when its distance from the reference falls below this many σ·√(cancel time).',
+    NON_NEG_NUM,
+    1,
+  ),
+  toxicShare: param(
+    'latency-aware: ... or below this share of its half-spread, whichever is larger.',
+    SHARE,
+    0.3,
+  ),
+  insideZ: param(
+    'latency-aware: reprice when the quote is this many σ·√(placement time) closer to the reference than desired.',
+    NON_NEG_NUM,
+    0.75,
+  ),
+  outsideZ: param(
+    'latency-aware: reprice when the quote is this many σ·√(placement time) further from the reference than desired.',
+    NON_NEG_NUM,
+    2,
+  ),
+  prepareShare: param(
+    'latency-aware: share of the tolerance band a queued placement may have drifted when its prepare starts; a staler one is queued again at the current price instead of wasting a prepare.',
+    SHARE,
+    0.5,
+  ),
+  placementMs: MS(
+    'latency-aware: placement time (queue to resting), ms, assumed until the pipeline has measured it.',
+    45_000,
+  ),
+  cancelMs: MS('latency-aware: cancel time, ms, assumed until the pipeline has measured it.', 35_000),
+  priorSigmaBps: param(
+    'latency-aware: σ of the reference, bps per √s, assumed until it can be estimated (0 = quote as the spread model until then).',
+    NON_NEG_NUM,
+    1,
+  ),
+};
