@@ -201,10 +201,17 @@ export class QuoteCycle {
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return false;
     const asOrder = { ...viewOf(entry), since: now };
-    // Before the prepare only a fresh price goes on (a quote with its own tolerance must sit in the
-    // inner part of its band, `prepareShare`): dropping it costs nothing and the next cycle queues
-    // it at the current price. Before signing, the whole band applies.
-    const share = stage === 'queued' ? (quote.tolerance?.prepareShare ?? 1) : 1;
+    // A quote with its own tolerance: before the prepare a reprice goes on only at a fresh price
+    // (in the inner `prepareShare` of its band; dropping it costs nothing and the next cycle
+    // queues it at the current price), before signing within the whole band. A missing side goes
+    // on at any price that is not toxic: a quote on the book now beats a better one a cycle later,
+    // and the reconciler reprices it once it rests.
+    const share =
+      entry.action.reason === 'missing'
+        ? Number.POSITIVE_INFINITY
+        : stage === 'queued'
+          ? (quote.tolerance?.prepareShare ?? 1)
+          : 1;
     if (!orderFits(asOrder, quote, params.reconcile, now, share).fits) return false;
     return this.riskAllows(entry, quote, inputs, strategy, params);
   }

@@ -86,7 +86,9 @@ function priceFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams, sh
   if (t === undefined) return offBps(o.price, q.price) <= params.priceToleranceBps;
   const want = edgeBps(q.side, q.price, q.reference);
   const edge = edgeBps(o.side, o.price, q.reference);
-  return edge >= want - share * t.insideBps && edge <= want + share * t.outsideBps && edge >= t.toxicEdgeBps;
+  // `share` may be infinite: any price that is not toxic (and 0 · ∞ must not become NaN).
+  const widen = (bps: number): number => (share === Number.POSITIVE_INFINITY ? share : share * bps);
+  return edge >= want - widen(t.insideBps) && edge <= want + widen(t.outsideBps) && edge >= t.toxicEdgeBps;
 }
 
 /**

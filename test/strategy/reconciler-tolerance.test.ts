@@ -135,7 +135,17 @@ describe('orderFits with a narrower band (the check before a prepare)', () => {
     // 9 bps outside is within half of the 18 bps band, 11 bps is not.
     { price: '99.66', share: 0.5, fits: true },
     { price: '99.64', share: 0.5, fits: false },
+    // An infinite share: any price that is not toxic (edge 8 bps and more), even with a zero band.
+    { price: '98', share: Number.POSITIVE_INFINITY, fits: true },
+    { price: '99.92', share: Number.POSITIVE_INFINITY, fits: true },
+    { price: '99.921', share: Number.POSITIVE_INFINITY, fits: false },
   ])('bid at $price, share $share: $fits', ({ price, share, fits }) => {
     expect(orderFits(bidAt(price), BID, PARAMS, NOW, share).fits).toBe(fits);
+  });
+
+  it('an infinite share with a zero-width band still keeps a non-toxic order', () => {
+    const flat = quote({ side: 'BUY', price: '99.75', tolerance: { ...TOL, insideBps: 0, outsideBps: 0 } });
+    expect(orderFits(bidAt('99.5'), flat, PARAMS, NOW, Number.POSITIVE_INFINITY).fits).toBe(true);
+    expect(orderFits(bidAt('99.5'), flat, PARAMS, NOW, 1).fits).toBe(false);
   });
 });
