@@ -164,7 +164,9 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       slots,
       cycles,
       guards: guards.episodes(end),
-      log: tally,
+      // A copy taken now: the teardown below (a stop without cancels) logs about orders it leaves
+      // to the next start, which is not part of the run.
+      log: { ...tally, messages: [...tally.messages] },
       latencyRanges: venue.latency.ranges,
     });
     await closeDaemon(fake, built);
