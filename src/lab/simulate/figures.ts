@@ -82,6 +82,9 @@ export interface RunFigures {
   readonly requoteCensored: number;
   readonly requoteP50Ms: number | null;
   readonly requoteP95Ms: number | null;
+  /** Requote p50 after moves toward the order (it was left too aggressive), and away from it. */
+  readonly requoteTowardP50Ms: number | null;
+  readonly requoteAwayP50Ms: number | null;
   readonly pipelineUtilisation: number;
   readonly prepares: number;
   readonly placements: number;
@@ -197,6 +200,8 @@ export function runFigures(
     requoteCensored: requotes.censored,
     requoteP50Ms: quantile(requotes.latenciesMs, 0.5),
     requoteP95Ms: quantile(requotes.latenciesMs, 0.95),
+    requoteTowardP50Ms: quantile(requotes.towardMs, 0.5),
+    requoteAwayP50Ms: quantile(requotes.awayMs, 0.5),
     pipelineUtilisation: round(pipe.utilisation),
     prepares: pipe.prepares,
     placements: pipe.placements,

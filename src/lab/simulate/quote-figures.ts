@@ -145,6 +145,13 @@ export function fullFillBound(
 export interface Requotes {
   /** Ms from the reference leaving the tolerance band to the next order of the slot resting. */
   readonly latenciesMs: readonly number[];
+  /**
+   * The same latencies split by the move's direction: `toward` the order (the reference fell
+   * under a bid's base or rose over an ask's, so the order was left too aggressive: the move that
+   * gets a quote picked off) and `away` from it (the order was left too passive: it trades less).
+   */
+  readonly towardMs: readonly number[];
+  readonly awayMs: readonly number[];
   /** Moves after which no new order of the slot rested before the end of the run. */
   readonly censored: number;
 }
@@ -174,6 +181,8 @@ export function requoteLatencies(
     bySlot.set(slot, list);
   }
   const latencies: number[] = [];
+  const toward: number[] = [];
+  const away: number[] = [];
   let censored = 0;
   for (const list of bySlot.values()) {
     list.sort((a, b) => a.start - b.start);
@@ -187,11 +196,18 @@ export function requoteLatencies(
       for (let j = i + 1; j < list.length && next === null; j++) {
         if (list[j]!.start >= moved) next = list[j]!.start;
       }
-      if (next === null) censored += 1;
-      else latencies.push(next - moved);
+      if (next === null) {
+        censored += 1;
+        return;
+      }
+      latencies.push(next - moved);
+      const ref = series.at(moved);
+      const fell = ref !== null && ref.lt(base);
+      // A bid is left too aggressive when the reference falls, an ask when it rises.
+      (fell === (x.order.side === 'BUY') ? toward : away).push(next - moved);
     });
   }
-  return { latenciesMs: latencies, censored };
+  return { latenciesMs: latencies, towardMs: toward, awayMs: away, censored };
 }
 
 /** The `q`-quantile (0–1) of `values` by nearest rank; null when empty. */

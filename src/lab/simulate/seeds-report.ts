@@ -62,6 +62,7 @@ export const SEED_COLUMNS: readonly (readonly [key: string, heading: string])[] 
   ['halts', 'halts'],
   ['twoSidedAfterFirst', 'two-sided'],
   ['requoteP50Ms', 'requote p50'],
+  ['requoteTowardP50Ms', 'p50 toward'],
   ['abandonedPrepares', 'abandoned'],
   ['fills', 'fills'],
 ];

@@ -39,6 +39,11 @@ describe('the figures of a hand-made run (see support/synthetic-capture.ts)', ()
     expect(quantile([5, 1, 4, 2, 3], 0.5)).toBe(3);
   });
 
+  it('requote latency by direction: the rise at 400 s left the ask too aggressive, the bid too passive', () => {
+    expect(f.requoteTowardP50Ms).toBe(104 * S); // a1 → a2
+    expect(f.requoteAwayP50Ms).toBe(62 * S); // b1 → b2
+  });
+
   it('the pipeline: busy from each prepare to its commit, or to the answer of one never submitted', () => {
     // [0, 42] + [42, 84] + [100, 110] + [420, 462] + [462, 504] s = 178 s of 1000.
     expect(f.pipelineUtilisation).toBeCloseTo(0.178, 6);
