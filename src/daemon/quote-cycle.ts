@@ -15,6 +15,7 @@ import {
   type RiskState,
   type RiskVerdict,
 } from '../risk/index.js';
+import { freshnessShare } from '../strategy/freshness.js';
 import type { DesiredQuote, StrategyResult } from '../strategy/quote-types.js';
 import { orderFits, planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
 import { computeQuotes } from '../strategy/strategy.js';
@@ -201,17 +202,7 @@ export class QuoteCycle {
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return false;
     const asOrder = { ...viewOf(entry), since: now };
-    // A quote with its own tolerance: before the prepare a reprice goes on only at a fresh price
-    // (in the inner `prepareShare` of its band; dropping it costs nothing and the next cycle
-    // queues it at the current price), before signing within the whole band. A missing side goes
-    // on at any price that is not toxic: a quote on the book now beats a better one a cycle later,
-    // and the reconciler reprices it once it rests.
-    const share =
-      entry.action.reason === 'missing'
-        ? Number.POSITIVE_INFINITY
-        : stage === 'queued'
-          ? (quote.tolerance?.prepareShare ?? 1)
-          : 1;
+    const share = freshnessShare(entry.action.reason, stage, quote.tolerance);
     if (!orderFits(asOrder, quote, params.reconcile, now, share).fits) return false;
     return this.riskAllows(entry, quote, inputs, strategy, params);
   }

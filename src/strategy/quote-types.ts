@@ -44,6 +44,11 @@ export interface QuoteTolerance {
    * staler one is dropped before the prepare and queued again at the current price.
    */
   readonly prepareShare: number;
+  /**
+   * The multiple of the band a prepared intent may have drifted when it is about to be signed
+   * (1: the band itself); the toxic edge applies whatever it is.
+   */
+  readonly signShare: number;
 }
 
 /** Funds an order locks in the party's wallet. */

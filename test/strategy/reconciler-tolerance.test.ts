@@ -20,6 +20,7 @@ const TOL: QuoteTolerance = {
   toxicEdgeBps: 8,
   sigmaBps: 1.3,
   prepareShare: 0.5,
+  signShare: 1,
 };
 const BID = quote({ side: 'BUY', price: '99.75', tolerance: TOL });
 const ASK = quote({ side: 'SELL', price: '100.25', tolerance: TOL });
@@ -124,7 +125,7 @@ describe('reconcile with a quote tolerance', () => {
   });
 });
 
-describe('orderFits with a narrower band (the check before a prepare)', () => {
+describe('orderFits with a narrower or wider band (the checks before a prepare and before signing)', () => {
   it.each([
     { price: '99.75', share: 0.5, fits: true },
     // Edge 20.5: 4.5 bps inside, within half of the 9 bps band.
@@ -139,6 +140,14 @@ describe('orderFits with a narrower band (the check before a prepare)', () => {
     { price: '98', share: Number.POSITIVE_INFINITY, fits: true },
     { price: '99.92', share: Number.POSITIVE_INFINITY, fits: true },
     { price: '99.921', share: Number.POSITIVE_INFINITY, fits: false },
+    // Twice the band (the check before signing, latency.signShare 2): edge 10 is 15 bps inside,
+    // beyond the 9 bps band but within twice it; 50 is 25 bps outside, within twice 18.
+    { price: '99.9', share: 1, fits: false },
+    { price: '99.9', share: 2, fits: true },
+    { price: '99.5', share: 1, fits: false },
+    { price: '99.5', share: 2, fits: true },
+    // The toxic edge holds whatever the share: edge 7.5 < 8.
+    { price: '99.925', share: 2, fits: false },
   ])('bid at $price, share $share: $fits', ({ price, share, fits }) => {
     expect(orderFits(bidAt(price), BID, PARAMS, NOW, share).fits).toBe(fits);
   });

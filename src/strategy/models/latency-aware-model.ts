@@ -69,6 +69,7 @@ export function latencyAwareShape(
       toxicEdgeBps,
       sigmaBps,
       prepareShare: l.prepareShare,
+      signShare: l.signShare,
     };
   };
   return {

@@ -1,4 +1,4 @@
-import { type ParamSpec, BPS, NON_NEG_NUM, SHARE, intParam, param } from '../param-spec.js';
+import { type ParamSpec, BPS, NON_NEG_NUM, POS_NUM, SHARE, intParam, param } from '../param-spec.js';
 
 /** An integer of milliseconds, 1 ms to a day. */
 const MS = (doc: string, def: number): ParamSpec<number> => intParam(doc, 1, 86_400_000, def);
@@ -38,6 +38,11 @@ export const latencyParamSpecs = {
     'latency-aware: share of the tolerance band a queued placement may have drifted when its prepare starts; a staler one is queued again at the current price instead of wasting a prepare.',
     SHARE,
     0.5,
+  ),
+  signShare: param(
+    'latency-aware: the tolerance band a prepared placement must still sit in before it is signed, as a multiple of the band (1 = the band itself; larger lets a quote that drifted during the prepare go on, the toxic edge always applies). A prepare dropped here has cost its ~12 s for nothing.',
+    POS_NUM,
+    2,
   ),
   placementMs: MS(
     'latency-aware: placement time (queue to resting), ms, assumed until the pipeline has measured it.',
