@@ -57,6 +57,41 @@ describe('latencyAwareShape', () => {
   it('carries the inventory skew as the centre shift', () => {
     expect(latencyAwareShape(1, TIMED, P, -4).centerShiftBps).toBe(-4);
   });
+
+  // half 23, toxic 6.9, inside 7.5: a reducing quote is stable from 14.4 bps out.
+  const KEEP = pairParams({
+    model: 'latency-aware',
+    spread: { bidBps: 5, askBps: 5 },
+    latency: {
+      spreadZ: 1.5,
+      marginBps: 8,
+      toxicZ: 1,
+      toxicShare: 0.3,
+      insideZ: 0.75,
+      outsideZ: 2,
+      skewMode: 'keep-band',
+    },
+  });
+  it.each([
+    // Long 15 bps: the plain shift would put the ask at 8; it stops at 14.4 and the bid takes 6.4.
+    { shift: -15, bid: 44.4, ask: 14.4 },
+    // Short 15 bps: the mirror.
+    { shift: 15, bid: 14.4, ask: 44.4 },
+    // A skew the reducing side can take whole is the plain shift.
+    { shift: -4, bid: 27, ask: 19 },
+    { shift: 0, bid: 23, ask: 23 },
+  ])('keep-band: skew $shift bps gives bid $bid, ask $ask', ({ shift, bid, ask }) => {
+    const s = latencyAwareShape(1, TIMED, KEEP, shift);
+    const plain = latencyAwareShape(1, TIMED, P, shift);
+    const distances = { bid: s.bidBps - s.centerShiftBps, ask: s.askBps + s.centerShiftBps };
+    expect(distances.bid).toBeCloseTo(bid, 9);
+    expect(distances.ask).toBeCloseTo(ask, 9);
+    // The asymmetry (bid distance − ask distance) is the plain shift's; the tolerance is unchanged.
+    const plainBid = plain.bidBps - plain.centerShiftBps;
+    const plainAsk = plain.askBps + plain.centerShiftBps;
+    expect(distances.bid - distances.ask).toBeCloseTo(plainBid - plainAsk, 9);
+    expect(s.tolerance).toEqual(plain.tolerance);
+  });
 });
 
 describe('latencyAwareModel in the strategy', () => {

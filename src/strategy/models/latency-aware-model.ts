@@ -72,10 +72,37 @@ export function latencyAwareShape(
       signShare: l.signShare,
     };
   };
-  return {
-    centerShiftBps,
-    bidBps,
-    askBps,
-    tolerance: { BUY: tolerance(bidBps), SELL: tolerance(askBps) },
-  };
+  const BUY = tolerance(bidBps);
+  const SELL = tolerance(askBps);
+  if (l.skewMode === 'shift' || centerShiftBps === 0) {
+    return { centerShiftBps, bidBps, askBps, tolerance: { BUY, SELL } };
+  }
+  return { ...keepBand(bidBps, askBps, centerShiftBps, BUY, SELL), tolerance: { BUY, SELL } };
+}
+
+/**
+ * The `keep-band` skew: bid `h_b − s`, ask `h_a + s` as the plain shift would give, except that
+ * the side the skew brings inwards (the reducing side) stops at `toxic + inside` of its own band,
+ * the closest edge at which a fresh quote is neither pulled nor repriced at once, and the other
+ * side moves out by the difference. The skew's asymmetry (bid distance − ask distance) is the
+ * plain shift's; the spread between the quotes widens by what the reducing side could not take.
+ */
+function keepBand(
+  bidBps: number,
+  askBps: number,
+  shift: number,
+  buy: QuoteTolerance,
+  sell: QuoteTolerance,
+): { centerShiftBps: number; bidBps: number; askBps: number } {
+  const floor = (t: QuoteTolerance): number => t.toxicEdgeBps + t.insideBps;
+  let bid = bidBps - shift;
+  let ask = askBps + shift;
+  if (shift > 0 && bid < floor(buy)) {
+    ask += floor(buy) - bid;
+    bid = floor(buy);
+  } else if (shift < 0 && ask < floor(sell)) {
+    bid += floor(sell) - ask;
+    ask = floor(sell);
+  }
+  return { centerShiftBps: 0, bidBps: bid, askBps: ask };
 }

@@ -1,4 +1,13 @@
-import { type ParamSpec, BPS, NON_NEG_NUM, POS_NUM, SHARE, intParam, param } from '../param-spec.js';
+import {
+  type ParamSpec,
+  BPS,
+  NON_NEG_NUM,
+  POS_NUM,
+  SHARE,
+  enumParam,
+  intParam,
+  param,
+} from '../param-spec.js';
 
 /** An integer of milliseconds, 1 ms to a day. */
 const MS = (doc: string, def: number): ParamSpec<number> => intParam(doc, 1, 86_400_000, def);
@@ -43,6 +52,11 @@ export const latencyParamSpecs = {
     'latency-aware: the tolerance band a prepared placement must still sit in before it is signed, as a multiple of the band (1 = the band itself; larger lets a quote that drifted during the prepare go on, the toxic edge always applies). A prepare dropped here has cost its ~12 s for nothing.',
     POS_NUM,
     2,
+  ),
+  skewMode: enumParam(
+    "latency-aware: how the inventory skew moves the quotes. 'shift' moves both by it; 'keep-band' never brings the reducing side closer to the reference than the edge it would be repriced or pulled at (toxic edge + inside band) and moves the accumulating side out by what the reducing side could not take, so the quotes keep the skew's full asymmetry without a reducing quote that churns.",
+    ['shift', 'keep-band'],
+    'shift',
   ),
   placementMs: MS(
     'latency-aware: placement time (queue to resting), ms, assumed until the pipeline has measured it.',
