@@ -118,5 +118,4 @@ it('quotes both pairs two-sided for 4 simulated hours at realistic latencies, wi
   expect(maxOverlap(prepareCalls)).toBe(1);
   const submitted = new Set(orders.filter((o) => o.submitted).map((o) => o.orderId));
   expect(overlappingPlacements(spans, submitted)).toEqual([]);
-  expect(wallMs).toBeLessThan(60_000);
 }, 120_000);
