@@ -116,7 +116,7 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
   watchdog = new Watchdog({
     clock,
     probe: probeOf(config),
-    sweep: (signal) => sweeper.sweep(signal),
+    sweep: (signal, onCancelled) => sweeper.sweep(signal, onCancelled),
     deadAfterMs: wd.deadAfterMs,
     pollMs: wd.pollMs,
     sweepMs: wd.sweepMs,

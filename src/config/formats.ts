@@ -121,17 +121,29 @@ export const HTTP_URL = define({
 export const PROBE_URL = define({
   name: 'mm-probe-url',
   validate(value) {
-    if (typeof value !== 'string' || value === '') fail('must be an absolute http(s) URL');
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return fail('must be an absolute http(s) URL');
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') fail('must be an absolute http(s) URL');
-    if (url.username !== '' || url.password !== '') fail('must not carry credentials');
+    checkProbeUrl(value);
   },
 });
+
+/** A {@link PROBE_URL}, or `''` for "not configured". */
+export const OPTIONAL_PROBE_URL = define({
+  name: 'mm-optional-probe-url',
+  validate(value) {
+    if (value !== '') checkProbeUrl(value);
+  },
+});
+
+function checkProbeUrl(value: unknown): void {
+  if (typeof value !== 'string' || value === '') fail('must be an absolute http(s) URL');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail('must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail('must be an absolute http(s) URL');
+  if (url.username !== '' || url.password !== '') fail('must not carry credentials');
+}
 
 /** The trade API base: an {@link HTTP_URL} whose path ends with the `/v1` version segment. */
 export const BASE_URL = define({

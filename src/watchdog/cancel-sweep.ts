@@ -79,8 +79,9 @@ export class CancelSweeper {
    * the journal cannot be opened; cancels that fail are in the report. `signal` (the daemon came
    * back, or the watchdog stops) closes the engine: queued cancels are dropped, running ones stop
    * between steps, and cancel submissions already sent are let finish (bounded by `drainMs`).
+   * `onCancelled` is told each order as soon as its cancel is confirmed.
    */
-  async sweep(signal: AbortSignal): Promise<SweepReport> {
+  async sweep(signal: AbortSignal, onCancelled?: (orderId: string) => void): Promise<SweepReport> {
     const account = await this.readAccount();
     const { d } = this;
     const engine = new OrderEngine({
@@ -97,6 +98,9 @@ export class CancelSweeper {
     const submitted = new Set<string>();
     const unsubscribe = engine.subscribe((e) => {
       if (e.type === 'stage' && e.stage === 'cancel-submit') submitted.add(e.key);
+      if (e.type === 'cancel' && e.outcome.kind === 'cancelled' && submitted.has(e.outcome.key)) {
+        onCancelled?.(e.outcome.orderId ?? e.outcome.key);
+      }
       d.onEngineEvent?.(e);
     });
     const onAbort = (): void => void engine.close({ drainMs: d.drainMs });

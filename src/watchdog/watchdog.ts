@@ -25,7 +25,7 @@ export interface WatchdogOptions {
   readonly clock: Clock;
   readonly probe: HeartbeatProbe;
   /** One cancel sweep (a `CancelSweeper.sweep` fits). */
-  readonly sweep: (signal: AbortSignal) => Promise<SweepReport>;
+  readonly sweep: (signal: AbortSignal, onCancelled: (orderId: string) => void) => Promise<SweepReport>;
   readonly deadAfterMs: number;
   readonly pollMs: number;
   readonly sweepMs: number;
@@ -178,8 +178,11 @@ export class Watchdog {
     while (!signal.aborted) {
       m?.sweeps.inc();
       try {
-        const r = await this.o.sweep(signal);
-        record.cancelled.push(...r.cancelled);
+        const note = (id: string): void => {
+          if (!record.cancelled.includes(id)) record.cancelled.push(id);
+        };
+        const r = await this.o.sweep(signal, note);
+        r.cancelled.forEach(note);
         m?.ordersCancelled.inc(r.cancelled.length);
         for (const f of r.failures) m?.cancelFailures.inc({ reason: f.reason });
         for (const f of r.failures)

@@ -260,6 +260,12 @@ describe('environment variables', () => {
       expected: (cwd) => resolve(cwd, 'data/wd.sqlite'),
     },
     {
+      env: 'LEDGER_MM_WATCHDOG_STATUS_URL',
+      value: 'http://ledger-mm-watchdog:9466/status',
+      key: 'watchdog.statusUrl',
+      expected: () => 'http://ledger-mm-watchdog:9466/status',
+    },
+    {
       env: 'LEDGER_MM_WATCHDOG_METRICS_PORT',
       value: '9999',
       key: 'watchdog.metrics.port',

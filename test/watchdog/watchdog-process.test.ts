@@ -11,7 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
 import { startPaperVenue, type PaperVenue } from '../../src/daemon/paper-venue.js';
+import { openJournal } from '../../src/orders/journal/index.js';
 import { bundleCli, freePort, metricValue, spawnCli, waitUntil, type CliChild } from './support/cli-child.js';
 
 const DEAD_AFTER_MS = 3_000;
@@ -60,6 +62,10 @@ async function timeToClear(child: CliChild, signal: NodeJS.Signals): Promise<num
   return Date.now() - t0;
 }
 
+function attributed(child: CliChild): Record<string, unknown>[] {
+  return logged(child, /was cancelled by the watchdog/);
+}
+
 function logged(child: CliChild, pattern: RegExp): Record<string, unknown>[] {
   return child.lines.filter((l) => {
     const text = l['msg'] ?? l['text'];
@@ -104,14 +110,20 @@ beforeAll(async () => {
       metrics: { port: wdPort },
     },
   };
-  fs.writeFileSync(path.join(dir, 'mm.json'), JSON.stringify({ ...common, metrics: { port: daemonPort } }));
+  // The daemon asks the watchdog's /status which of its cancelled orders were the watchdog's.
+  const daemonOnly = {
+    metrics: { port: daemonPort },
+    watchdog: { ...common.watchdog, statusUrl: `http://127.0.0.1:${wdPort}/status` },
+  };
+  fs.writeFileSync(path.join(dir, 'mm.json'), JSON.stringify({ ...common, ...daemonOnly }));
+  fs.writeFileSync(path.join(dir, 'wd.json'), JSON.stringify(common));
   env = {
     LEDGER_MM_BASE_URL: venue.baseUrl,
     LEDGER_MM_SUBMIT_URL: venue.submitUrl,
     LEDGER_MM_API_KEY: venue.apiKey,
     LEDGER_MM_SIGNING_KEY_FILE: venue.keyFile,
   };
-  watchdog = spawnCli(cli.main, ['watchdog', '--config', path.join(dir, 'mm.json')], env, dir);
+  watchdog = spawnCli(cli.main, ['watchdog', '--config', path.join(dir, 'wd.json')], env, dir);
   daemon = startDaemon();
   await waitUntil('both pairs two-sided', twoSidedEverywhere, 30_000);
   await waitUntil(
@@ -207,6 +219,16 @@ describe('ledger-mm watchdog against a daemon in another process', () => {
       const o = venue!.venue.truth.order(id);
       expect(o?.status === 'FILLED' || cancelled.has(id), `${id}: ${o?.status}`).toBe(true);
     }
+    // The resumed daemon tells them apart: cancelled by the watchdog, in its log and metrics.
+    await waitUntil(
+      'the daemon attributing the cancels to the watchdog',
+      () => attributed(daemon!).length >= 1,
+      10_000,
+    );
+    for (const l of attributed(daemon!)) expect(cancelled.has(String(l['orderId']))).toBe(true);
+    expect(await metricValue(daemonMetrics, 'ledger_mm_cancelled_by_watchdog_total')).toBe(
+      attributed(daemon!).length,
+    );
   }, 60_000);
 
   it('a SIGKILLed daemon has its quotes pulled; a new daemon on the same store recovers and quotes again', async () => {
@@ -242,8 +264,30 @@ describe('ledger-mm watchdog against a daemon in another process', () => {
     const recovered = logged(daemon, /recover/i);
     expect(recovered.length).toBeGreaterThan(0);
 
+    // The new daemon read its journal's orders back as cancelled, and attributes them.
+    await waitUntil(
+      'the new daemon attributing the cancels to the watchdog',
+      () => attributed(daemon!).length >= 1,
+      10_000,
+    ).catch((err: unknown) => {
+      console.log(
+        daemon!.lines
+          .filter((l) => /cancel|recover|alarm|watchdog/i.test(JSON.stringify(l)))
+          .map((l) => JSON.stringify(l).slice(0, 400))
+          .join('\n'),
+      );
+      throw err;
+    });
+    const ids = attributed(daemon).map((l) => String(l['orderId']));
     daemon.proc.kill('SIGTERM');
     expect((await daemon.exited).code).toBe(0);
+    // ... and journaled each attribution in its store.
+    const journal = openJournal({ path: path.join(dir, 'mm.sqlite'), clock: systemClock, readOnly: true });
+    try {
+      for (const id of ids) expect(journal.getMeta(`watchdog.cancelled.${id}`), id).toMatch(/triggerAt/);
+    } finally {
+      journal.close();
+    }
     watchdog!.proc.kill('SIGTERM');
     expect((await watchdog!.exited).code).toBe(0);
   }, 60_000);

@@ -52,7 +52,7 @@ it('realistic latency: from the daemon dying to nothing of the party resting', a
     clock: e.clock,
     probe: async () =>
       dead ? { alive: false, detail: 'killed' } : { alive: heartbeat.verdict().alive, detail: 'in-process' },
-    sweep: (signal) => sweeper.sweep(signal),
+    sweep: (signal, onCancelled) => sweeper.sweep(signal, onCancelled),
     deadAfterMs: e.config.watchdog.deadAfterMs,
     pollMs: e.config.watchdog.pollMs,
     sweepMs: e.config.watchdog.sweepMs,
@@ -71,8 +71,9 @@ it('realistic latency: from the daemon dying to nothing of the party resting', a
   expect(before).toBeGreaterThanOrEqual(4);
 
   const sweptAll = (): boolean => {
-    const t = (wd!.status()['triggers'] as { cancelled: string[] }[]).at(-1);
-    return t !== undefined && t.cancelled.length > 0;
+    // The sweep's re-list found nothing resting.
+    const t = (wd!.status()['triggers'] as { clearedAt: string | null }[]).at(-1);
+    return t !== undefined && t.clearedAt !== null;
   };
   const killedAt = e.fake.now;
   dead = true;

@@ -1,5 +1,14 @@
 import type { SchemaOf } from '../define.js';
-import { HOST, OPTIONAL_PATH, PATH, PORT, PROBE_URL, SHORT_TEXT, intFormat } from '../formats.js';
+import {
+  HOST,
+  OPTIONAL_PATH,
+  OPTIONAL_PROBE_URL,
+  PATH,
+  PORT,
+  PROBE_URL,
+  SHORT_TEXT,
+  intFormat,
+} from '../formats.js';
 
 /** Where the watchdog reads the daemon's heartbeat. */
 export const HEARTBEAT_SOURCES = ['http', 'file'] as const;
@@ -23,6 +32,7 @@ export interface WatchdogConfig {
   readonly cancelReason: string;
   readonly heartbeatStaleMs: number;
   readonly startupGraceMs: number;
+  readonly statusUrl: string;
   readonly metrics: { readonly host: string; readonly port: number };
 }
 
@@ -86,6 +96,12 @@ export const watchdogSchema: SchemaOf<WatchdogConfig> = {
     doc: 'Daemon: before its quote cycle first runs (preflight, recovery), /healthz answers 200 for at most this long after the start, in ms; past it a daemon that never gets to quoting reads as dead.',
     format: intFormat(0, 3_600_000),
     default: 180_000,
+  },
+  statusUrl: {
+    doc: "Daemon: the watchdog's /status (e.g. http://ledger-mm-watchdog:9466/status). When set, an order of ours found cancelled on the venue without a cancel of our own is looked up there, and one the watchdog cancelled is logged, counted and journaled as such. Empty (the default): such cancels are reported as cancelled on the venue, cause not shown (the venue's order shape does not return the cancel reason).",
+    format: OPTIONAL_PROBE_URL,
+    default: '',
+    env: 'LEDGER_MM_WATCHDOG_STATUS_URL',
   },
   metrics: {
     host: {
