@@ -10,6 +10,7 @@ import { simVenueCommand } from './sim-venue.js';
 import { simulateCommand } from './simulate.js';
 import { statusCommand } from './status.js';
 import { tuneCommand } from './tune.js';
+import { watchdogCommand } from './watchdog.js';
 
 /**
  * Every `ledger-mm` subcommand, in the order the top-level help lists them. To add one, write
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   statusCommand,
   ordersCommand,
   cancelAllCommand,
+  watchdogCommand,
   researchCommand,
   simulateCommand,
   tuneCommand,

@@ -3,8 +3,10 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config/load.js';
+import type { MmConfig } from '../config/schema.js';
 import { observabilityAttachment } from '../daemon/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
+import { watchdogAttributionAttachment } from '../daemon/watchdog-attribution.js';
 import type { ProcessSeam } from '../daemon/signals.js';
 import { scrubText } from '../logging/redact.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
@@ -67,8 +69,18 @@ export async function runCommand(argv: string[], io: CommandIo, seams: RunSeams 
     load,
     io,
     proc: seams.proc ?? process,
-    attachments: seams.attachments ?? [observabilityAttachment({ config: loaded.config })],
+    attachments: seams.attachments ?? defaultAttachments(loaded.config),
   });
+}
+
+/** The metrics server, and the watchdog attribution when `watchdog.statusUrl` is set. */
+function defaultAttachments(config: MmConfig): DaemonAttachment[] {
+  const observability = observabilityAttachment({ config });
+  const attribution = watchdogAttributionAttachment({
+    url: config.watchdog.statusUrl,
+    registry: observability.metrics.registry,
+  });
+  return attribution === null ? [observability] : [observability, attribution];
 }
 
 /** The `run` command. */

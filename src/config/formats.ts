@@ -114,6 +114,37 @@ export const HTTP_URL = define({
   },
 });
 
+/**
+ * An http(s) URL a probe reads, e.g. the daemon's `/healthz` from a watchdog on another host:
+ * plain http to any host is allowed (it carries no secret and no order), credentials are not.
+ */
+export const PROBE_URL = define({
+  name: 'mm-probe-url',
+  validate(value) {
+    checkProbeUrl(value);
+  },
+});
+
+/** A {@link PROBE_URL}, or `''` for "not configured". */
+export const OPTIONAL_PROBE_URL = define({
+  name: 'mm-optional-probe-url',
+  validate(value) {
+    if (value !== '') checkProbeUrl(value);
+  },
+});
+
+function checkProbeUrl(value: unknown): void {
+  if (typeof value !== 'string' || value === '') fail('must be an absolute http(s) URL');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail('must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail('must be an absolute http(s) URL');
+  if (url.username !== '' || url.password !== '') fail('must not carry credentials');
+}
+
 /** The trade API base: an {@link HTTP_URL} whose path ends with the `/v1` version segment. */
 export const BASE_URL = define({
   name: 'mm-base-url',
@@ -151,6 +182,16 @@ export const SECRET_STRING = define({
   name: 'mm-secret-string',
   validate(value) {
     if (typeof value !== 'string') fail('must be a string');
+  },
+});
+
+/** A line of free text of 1 to 200 characters (a cancel reason). */
+export const SHORT_TEXT = define({
+  name: 'mm-short-text',
+  validate(value) {
+    if (typeof value !== 'string' || value.trim() === '' || value.length > 200 || /[\r\n]/.test(value)) {
+      fail('must be one line of 1 to 200 characters');
+    }
   },
 });
 

@@ -11,6 +11,7 @@ import { type SigningConfig, signingSchema } from './sections/signing.js';
 import { type StoreConfig, storeSchema } from './sections/store.js';
 import { type StrategyConfig, strategySchema } from './sections/strategy.js';
 import { type VenueConfig, venueSchema } from './sections/venue.js';
+import { type WatchdogConfig, watchdogSchema } from './sections/watchdog.js';
 
 export type { ExecutionConfig } from './sections/execution.js';
 export type { LogConfig } from './sections/log.js';
@@ -22,6 +23,7 @@ export type { ShutdownConfig } from './sections/shutdown.js';
 export type { PublicKeyFormatName, SigningConfig } from './sections/signing.js';
 export type { StoreConfig } from './sections/store.js';
 export type { StrategyConfig } from './sections/strategy.js';
+export type { HeartbeatSource, WatchdogConfig } from './sections/watchdog.js';
 export type { AuthHeaderMode, VenueConfig, VenueRetryConfig, VenueTimeoutsConfig } from './sections/venue.js';
 
 /**
@@ -45,6 +47,7 @@ export interface MmConfig {
   readonly strategy: StrategyConfig;
   readonly market: MarketConfig;
   readonly risk: RiskConfig;
+  readonly watchdog: WatchdogConfig;
 }
 
 /** The convict schema: every key has a `doc`, a `format` and a `default`. */
@@ -61,6 +64,7 @@ export const configSchema: SchemaOf<MmConfig> = {
   strategy: strategySchema,
   market: marketSchema,
   risk: riskSchema,
+  watchdog: watchdogSchema,
 };
 
 /** The environment variable listing extra config files (comma-separated, applied in order). */

@@ -1,10 +1,11 @@
 import { systemClock, type Clock } from '../core/clock.js';
-import type { MmConfig } from '../config/schema.js';
+import type { MmConfig, WatchdogConfig } from '../config/schema.js';
 import type { Logger } from '../logging/logger.js';
 import { observeEvent } from '../observability/bind-events.js';
 import { observeConfigReload, observeRiskDenials } from '../observability/control-events.js';
 import { observeMarkoutEvent } from '../observability/markout-metrics.js';
 import { createMetrics, type Metrics } from '../observability/create-metrics.js';
+import { DaemonHeartbeat, HeartbeatFileWriter } from '../observability/heartbeat.js';
 import { ObservabilityServer } from '../observability/http-server.js';
 import type { Readiness } from '../observability/readiness.js';
 import { registerReadinessGauge } from '../observability/readiness-gauge.js';
@@ -42,8 +43,11 @@ export interface ObservableDaemon {
 
 /** Options of {@link observabilityAttachment}. */
 export interface ObservabilityWiringOptions {
-  /** `pairs` bound the pair label; `metrics.host`/`metrics.port` are where the server listens. */
-  readonly config: Pick<MmConfig, 'pairs' | 'metrics'>;
+  /**
+   * `pairs` bound the pair label; `metrics.host`/`metrics.port` are where the server listens;
+   * `watchdog` (when given) sets the heartbeat `/healthz` answers and the heartbeat file.
+   */
+  readonly config: Pick<MmConfig, 'pairs' | 'metrics'> & Partial<Pick<MmConfig, 'watchdog'>>;
   /** The daemon's clock (ages are measured on it). Default the system clock. */
   readonly clock?: Clock;
   /** `/healthz` fails above this event-loop lag, seconds. Default 1. */
@@ -76,6 +80,8 @@ export function observabilityAttachment(opts: ObservabilityWiringOptions): Obser
         host: opts.config.metrics.host,
         port: opts.config.metrics.port,
         logger,
+        clock,
+        ...(opts.config.watchdog === undefined ? {} : { heartbeat: opts.config.watchdog }),
         ...(opts.maxEventLoopLagSeconds === undefined
           ? {}
           : { maxEventLoopLagSeconds: opts.maxEventLoopLagSeconds }),
@@ -91,9 +97,37 @@ export function observabilityAttachment(opts: ObservabilityWiringOptions): Obser
 export async function attachObservability(
   metrics: Metrics,
   daemon: ObservableDaemon,
-  opts: { host: string; port: number; logger?: Logger; maxEventLoopLagSeconds?: number },
+  opts: {
+    host: string;
+    port: number;
+    logger?: Logger;
+    maxEventLoopLagSeconds?: number;
+    clock?: Clock;
+    /** The heartbeat's settings (config `watchdog`); absent: `/healthz` checks the event loop only. */
+    heartbeat?: Pick<WatchdogConfig, 'heartbeatStaleMs' | 'startupGraceMs' | 'heartbeatFile'>;
+  },
 ): Promise<AttachedObservability> {
-  const unsubscribe = daemon.subscribe((e) => observeDaemonEvent(metrics, e));
+  const clock = opts.clock ?? systemClock;
+  const hb = opts.heartbeat;
+  const heartbeat =
+    hb === undefined
+      ? null
+      : new DaemonHeartbeat({ clock, staleMs: hb.heartbeatStaleMs, startupGraceMs: hb.startupGraceMs });
+  if (heartbeat !== null) heartbeat.observe({ type: 'daemon-phase', phase: daemon.phase, at: clock.now() });
+  const unsubscribe = daemon.subscribe((e) => {
+    heartbeat?.observe(e);
+    observeDaemonEvent(metrics, e);
+  });
+  const beatFile =
+    heartbeat === null || hb === undefined || hb.heartbeatFile === ''
+      ? null
+      : new HeartbeatFileWriter({
+          clock,
+          file: hb.heartbeatFile,
+          verdict: () => heartbeat.verdict(),
+          onError: (err) =>
+            opts.logger?.warn({ err }, `heartbeat file ${hb.heartbeatFile} cannot be written`),
+        });
   const collector = registerStateCollector(metrics, () => daemon.stateView());
   const readiness = (): Readiness => daemon.readiness();
   const unregisterReady = registerReadinessGauge(metrics, readiness);
@@ -107,6 +141,7 @@ export async function attachObservability(
       ...buildStatusReport(daemon.stateView(), { readiness: readiness() }),
     }),
     eventLoop: metrics.eventLoop,
+    ...(heartbeat === null ? {} : { heartbeat: () => heartbeat.verdict() }),
     ...(opts.maxEventLoopLagSeconds === undefined
       ? {}
       : { maxEventLoopLagSeconds: opts.maxEventLoopLagSeconds }),
@@ -129,11 +164,14 @@ export async function attachObservability(
     });
   }
   opts.logger?.info(address, `metrics and health on http://${address.host}:${address.port}/metrics`);
+  beatFile?.start();
   let closing: Promise<void> | null = null;
   return {
     address,
     close: () => {
-      closing ??= server.close().finally(release);
+      closing ??= Promise.all([server.close(), beatFile?.close()])
+        .then(() => undefined)
+        .finally(release);
       return closing;
     },
   };

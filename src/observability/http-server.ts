@@ -10,7 +10,7 @@ import type { Readiness } from './readiness.js';
  * | route      | answer |
  * |------------|--------|
  * | `/metrics` | the Prometheus text exposition (`text/plain; version=0.0.4`) |
- * | `/healthz` | liveness: 200 while the process and its event loop are alive; 503 when the event-loop lag is over the threshold |
+ * | `/healthz` | liveness: 200 while the event loop is alive and the heartbeat (when given) says the quote cycle runs; 503 otherwise, with the reasons |
  * | `/readyz`  | readiness: 200 when the provider says ready, else 503 with the reasons |
  * | `/status`  | a JSON summary for people (the status provider's document) |
  *
@@ -40,6 +40,11 @@ export interface ObservabilityServerOptions {
   readonly status: Provider<unknown>;
   /** The current event-loop lag, seconds (an `EventLoopMonitor` fits). Absent: always alive. */
   readonly eventLoop?: { lagSeconds(): number };
+  /**
+   * The daemon's heartbeat (`DaemonHeartbeat.verdict`): `/healthz` fails while it says not alive
+   * (the quote cycle stalled). Absent: only the event loop decides.
+   */
+  readonly heartbeat?: () => { readonly alive: boolean; readonly reasons: readonly string[] };
   /** `/healthz` fails above this lag, seconds. Default 1. */
   readonly maxEventLoopLagSeconds?: number;
   /** Bound on each provider call, ms. Default 5 000. */
@@ -121,12 +126,17 @@ export class ObservabilityServer {
       case '/healthz': {
         const lag = this.opts.eventLoop?.lagSeconds() ?? 0;
         const max = this.opts.maxEventLoopLagSeconds ?? 1;
-        const alive = !(lag > max);
-        const reasons = alive ? [] : [`event-loop lag ${lag.toFixed(3)} s is over ${max} s`];
+        const beat = this.opts.heartbeat?.();
+        const reasons = [
+          ...(lag > max ? [`event-loop lag ${lag.toFixed(3)} s is over ${max} s`] : []),
+          ...(beat?.alive === false ? beat.reasons : []),
+        ];
+        const alive = reasons.length === 0;
         sendJson(res, alive ? 200 : 503, {
           status: alive ? 'ok' : 'unhealthy',
           reasons,
           eventLoopLagSeconds: lag,
+          ...(beat === undefined ? {} : { heartbeat: beat }),
         });
         return;
       }

@@ -55,6 +55,7 @@ describe('defaults', () => {
     const config = loadConfig(opts(cwd)) as unknown as Record<string, unknown>;
     const expected = defaultsOf(configSchema);
     (expected['store'] as Record<string, unknown>)['path'] = resolve(cwd, 'var/ledger-mm.sqlite');
+    (expected['watchdog'] as Record<string, unknown>)['storePath'] = resolve(cwd, 'var/watchdog.sqlite');
     expect(config).toEqual(expected);
   });
 
@@ -233,6 +234,49 @@ describe('environment variables', () => {
     },
     { env: 'LEDGER_MM_LOG_LEVEL', value: 'debug', key: 'log.level', expected: () => 'debug' },
     { env: 'LEDGER_MM_LOG_PRETTY', value: 'true', key: 'log.pretty', expected: () => true },
+    { env: 'LEDGER_MM_WATCHDOG_SOURCE', value: 'file', key: 'watchdog.source', expected: () => 'file' },
+    {
+      env: 'LEDGER_MM_WATCHDOG_HEALTH_URL',
+      value: 'http://ledger-mm:9464/healthz',
+      key: 'watchdog.healthUrl',
+      expected: () => 'http://ledger-mm:9464/healthz',
+    },
+    {
+      env: 'LEDGER_MM_WATCHDOG_HEARTBEAT_FILE',
+      value: 'shared/heartbeat.json',
+      key: 'watchdog.heartbeatFile',
+      expected: (cwd) => resolve(cwd, 'shared/heartbeat.json'),
+    },
+    {
+      env: 'LEDGER_MM_WATCHDOG_DEAD_AFTER_MS',
+      value: '30000',
+      key: 'watchdog.deadAfterMs',
+      expected: () => 30_000,
+    },
+    {
+      env: 'LEDGER_MM_WATCHDOG_STORE_PATH',
+      value: 'data/wd.sqlite',
+      key: 'watchdog.storePath',
+      expected: (cwd) => resolve(cwd, 'data/wd.sqlite'),
+    },
+    {
+      env: 'LEDGER_MM_WATCHDOG_STATUS_URL',
+      value: 'http://ledger-mm-watchdog:9466/status',
+      key: 'watchdog.statusUrl',
+      expected: () => 'http://ledger-mm-watchdog:9466/status',
+    },
+    {
+      env: 'LEDGER_MM_WATCHDOG_METRICS_PORT',
+      value: '9999',
+      key: 'watchdog.metrics.port',
+      expected: () => 9999,
+    },
+    {
+      env: 'LEDGER_MM_WATCHDOG_METRICS_HOST',
+      value: '0.0.0.0',
+      key: 'watchdog.metrics.host',
+      expected: () => '0.0.0.0',
+    },
     {
       env: CONFIG_FILES_ENV,
       value: 'from-env.json',

@@ -102,6 +102,8 @@ describe.skipIf(!promtool)(
           'LedgerMmTargetMissing',
           'LedgerMmUnknownOrders',
           'LedgerMmVenueErrorRate',
+          'LedgerMmWatchdogDown',
+          'LedgerMmWatchdogTriggered',
         ].sort(),
       );
       for (const [name, text] of blocks) {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { benchView, populate } from '../../../src/observability/bench.js';
+import { createWatchdogMetrics } from '../../../src/watchdog/watchdog-metrics.js';
 import { createMetrics } from '../../../src/observability/create-metrics.js';
 import { registerStateCollector } from '../../../src/observability/state-collector.js';
 import { parseExposition } from '../exposition.js';
@@ -291,7 +292,12 @@ export async function metricCatalogue(): Promise<Catalogue> {
     registerStateCollector(metrics, () => benchView(now));
     const families = new Map<string, Set<string>>();
     const types = new Map<string, string>();
-    for (const f of parseExposition(await metrics.scrape()).values()) {
+    // The watchdog's registry (`ledger-mm watchdog`) is a second target of the same deploy files.
+    const watchdog = createWatchdogMetrics({ heartbeatAgeSeconds: () => 0 });
+    const own = parseExposition(await watchdog.scrape());
+    watchdog.close();
+    const daemon = parseExposition(await metrics.scrape());
+    for (const f of [...daemon.values(), ...[...own.values()].filter((x) => !daemon.has(x.name))]) {
       const labels = new Set<string>();
       for (const s of f.samples) for (const k of Object.keys(s.labels)) labels.add(k);
       families.set(f.name, labels);
