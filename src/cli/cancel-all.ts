@@ -16,7 +16,7 @@ import type { CancelOutcome } from '../execution/execution-events.js';
 import { OrderEngine, type EngineEvent } from '../execution/order-engine.js';
 import { apiKeyHandle } from '../logging/redact.js';
 import { StoreLockedError, openJournal, type Journal } from '../orders/journal/index.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import { checkPartyId } from '../signing/fingerprint.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';

@@ -4,7 +4,7 @@ import { PipelineTimer } from '../execution/pipeline-timing.js';
 import type { PipelineTiming } from '../strategy/models/quoting-model.js';
 import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
-import { isTerminal, type OrderState } from '../orders/order-state-machine.js';
+import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
 import type { PlaceAction } from '../risk/index.js';
 import { scopeOf } from '../venue/errors.js';
 import { SUB_SLOTS, registrySlot, type PendingIntent } from './own-orders-view.js';
@@ -169,7 +169,7 @@ export class OrderDispatch {
       this.cancelRequested.delete(key);
       return;
     }
-    if (to !== 'OPEN' && to !== 'PARTIALLY_FILLED') return;
+    if (!isResting(to)) return;
     const slot = this.o.engine.orders.get(key)?.slot;
     const replaced = slot == null ? undefined : this.replacements.get(slot);
     if (slot == null || replaced === undefined) return;

@@ -1,11 +1,12 @@
 import { timeoutSignal } from '../core/clock.js';
-import type { TerminalState } from '../orders/order-state-machine.js';
+import type { TerminalState } from '../orders/fsm/index.js';
 import { preparedLiveFromWire } from '../orders/wire-events.js';
 import type { Order, SigningEnvelope } from '../venue/schemas.js';
 import { delayAt, pause, raceSignal } from './backoff.js';
 import { commitDeadline, confirmOrder } from './confirm-order.js';
 import type { PlacementOutcome } from './execution-events.js';
-import { isAwaiting, refreshOrder } from './order-reads.js';
+import { refreshOrder } from './order-reads.js';
+import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import { READ_SLACK_MS, outcomeOfOrder, type PlacementScope } from './placement-scope.js';
 import { alarmOnTamper } from './tamper-alarm.js';
 import type { Resolution } from './unknown-resolver.js';
@@ -116,7 +117,7 @@ export async function confirmPlaced(scope: PlacementScope, key: string): Promise
 export async function resolveUnknown(scope: PlacementScope, key: string): Promise<PlacementOutcome> {
   const { ctx, cfg, resolver } = scope.env;
   const { order } = await refreshOrder(ctx, key, scope.job.signal);
-  if (!isAwaiting(order.state)) return scope.out(outcomeOfOrder(order, false));
+  if (!isAwaitingConfirmation(order.state)) return scope.out(outcomeOfOrder(order, false));
   const resolving = resolver.track(key);
   if (cfg.afterUnknown === 'proceed') return scope.out({ kind: 'unresolved', state: order.state });
   const left = commitDeadline(order, cfg.deadlineMarginMs) + READ_SLACK_MS - ctx.now();

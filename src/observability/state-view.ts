@@ -1,5 +1,5 @@
 import type { Dec } from '../core/decimal.js';
-import type { OrderState } from '../orders/order-state-machine.js';
+import type { OrderState } from '../orders/fsm/index.js';
 import type { PairRiskState } from '../risk/risk-types.js';
 import type { Side } from '../venue/schemas.js';
 

@@ -10,14 +10,8 @@ import {
   newForeign,
   newIntent,
   remaining,
-} from './order-state-machine.js';
-import type {
-  IntentInput,
-  OrderEffect,
-  OrderEvent,
-  OrderState,
-  TrackedOrder,
-} from './order-state-machine.js';
+} from './fsm/index.js';
+import type { IntentInput, OrderEffect, OrderEvent, OrderState, TrackedOrder } from './fsm/index.js';
 import {
   ObserverError,
   OrderConflictError,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cancelResult } from '../../src/cli/cancel-all.js';
 import { dec } from '../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
-import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import type { SimHarness } from '../helpers/sim-harness.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 import { openJournal } from '../../src/orders/journal/index.js';
-import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../src/orders/fsm/index.js';
 import type { SimHarness } from '../helpers/sim-harness.js';
 import {
   journalUnknownOrder,

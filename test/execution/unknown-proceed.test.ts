@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PREPARED_TX_LIFETIME_MS } from '../../src/orders/order-state-machine.js';
+import { PREPARED_TX_LIFETIME_MS } from '../../src/orders/fsm/index.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
 import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
 

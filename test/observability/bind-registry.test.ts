@@ -4,7 +4,7 @@ import { dec } from '../../src/core/decimal.js';
 import { bindRegistry, observeTransition } from '../../src/observability/bind-registry.js';
 import { observeEvent } from '../../src/observability/bind-events.js';
 import { OrderRegistry, type TransitionRecord } from '../../src/orders/order-registry.js';
-import type { OrderEvent, TrackedOrder } from '../../src/orders/order-state-machine.js';
+import type { OrderEvent, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { CLIENT_ID, PAIR, SLOT, T0, defaultEvent, snap, wireOrder } from '../orders/fixtures.js';
 import { testMetrics, type TestMetrics } from './support.js';
 

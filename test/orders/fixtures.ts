@@ -1,11 +1,6 @@
 import { Dec, dec } from '../../src/core/decimal.js';
 import type { Order } from '../../src/venue/schemas.js';
-import {
-  PREPARED_TX_LIFETIME_MS,
-  apply,
-  currentContractId,
-  newIntent,
-} from '../../src/orders/order-state-machine.js';
+import { PREPARED_TX_LIFETIME_MS, apply, currentContractId, newIntent } from '../../src/orders/fsm/index.js';
 import type {
   IntentInput,
   OrderEcho,
@@ -15,7 +10,7 @@ import type {
   OrderState,
   TrackedOrder,
   VenueSnapshot,
-} from '../../src/orders/order-state-machine.js';
+} from '../../src/orders/fsm/index.js';
 
 /** Shared builders for the order tests: a canonical order in every state, and default events. */
 

@@ -6,13 +6,8 @@ import {
   ORDER_EVENT_TYPES,
   TRANSITIONS,
   isTerminal,
-} from '../../src/orders/order-state-machine.js';
-import type {
-  OrderEvent,
-  OrderEventType,
-  OrderState,
-  TrackedOrder,
-} from '../../src/orders/order-state-machine.js';
+} from '../../src/orders/fsm/index.js';
+import type { OrderEvent, OrderEventType, OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import { SlotOccupiedError } from '../../src/orders/registry-errors.js';
 import { PAIR, T0, echoOf, wireOrder } from './fixtures.js';

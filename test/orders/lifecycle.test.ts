@@ -12,8 +12,8 @@ import {
   newForeign,
   newIntent,
   remaining,
-} from '../../src/orders/order-state-machine.js';
-import type { AlarmReason, OrderEffect } from '../../src/orders/order-state-machine.js';
+} from '../../src/orders/fsm/index.js';
+import type { AlarmReason, OrderEffect } from '../../src/orders/fsm/index.js';
 import {
   PAIR,
   defaultEvent,

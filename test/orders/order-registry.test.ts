@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { IllegalTransitionError, ORDER_STATES } from '../../src/orders/order-state-machine.js';
-import type { IntentInput, OrderEventType, TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { IllegalTransitionError, ORDER_STATES } from '../../src/orders/fsm/index.js';
+import type { IntentInput, OrderEventType, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import type { TransitionRecord } from '../../src/orders/order-registry.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apply, currentContractId } from '../../src/orders/order-state-machine.js';
+import { apply, currentContractId } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import {
   CLIENT_ID,

@@ -5,7 +5,7 @@
  */
 import { toWire } from '../../core/decimal.js';
 import type { StoredOrder } from '../../orders/journal/index.js';
-import { currentContractId, type TrackedOrder } from '../../orders/order-state-machine.js';
+import { currentContractId, type TrackedOrder } from '../../orders/fsm/index.js';
 import type { Order } from '../../venue/schemas.js';
 import { ATTENTION_STATES, journalRecordOf, type JournalRead } from './journal-reader.js';
 import { formatTable, shortId } from './text-table.js';

@@ -11,7 +11,7 @@ import type { PlacementOutcome } from '../../../src/execution/execution-events.j
 import { OrderEngine } from '../../../src/execution/order-engine.js';
 import { journalWriteAhead, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry } from '../../../src/orders/order-registry.js';
-import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { loadSigner } from '../../../src/signing/load-signer.js';
 import { createLiveVenueClient } from '../../../src/venue/live-client.js';
 import { startSimHarness, type SimHarness } from '../../helpers/sim-harness.js';

@@ -16,7 +16,7 @@ import {
 import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
-import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import {
   PreparedVerifier,
   signerFromSeed,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { OrderRegistry } from '../../../src/orders/order-registry.js';
-import { TERMINAL_STATES } from '../../../src/orders/order-state-machine.js';
-import type { OrderEventType, TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import { TERMINAL_STATES } from '../../../src/orders/fsm/index.js';
+import type { OrderEventType, TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { JournalConflictError, journalWriteAhead, openJournal } from '../../../src/orders/journal/index.js';
 import type { Journal } from '../../../src/orders/journal/index.js';
 import { CLIENT_ID, PAIR, SLOT, T0, defaultEvent, snap, wireOrder } from '../fixtures.js';
