@@ -16,7 +16,7 @@ import type { PairPosition } from './pnl.js';
 import type { CycleReport } from './quote-cycle.js';
 import type { Side } from '../venue/schemas.js';
 import type { SideEpisode } from './side-watch.js';
-import { scopeOf } from '../venue/errors.js';
+import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 
 /**
  * What the daemon does with the order engine's events, besides passing them on: execution events
@@ -98,9 +98,8 @@ export class EngineEvents {
       this.referenceAts.set(outcome.key, entry.action.quote.referenceAt);
     }
     if (outcome.kind !== 'refused') return;
-    const scope = scopeOf(outcome.code);
-    if (scope === 'account') this.o.market.recordSuspended();
-    else if (scope === 'auth') this.o.market.recordAuthFailure();
+    if (isAccountFailure(outcome.code)) this.o.market.recordSuspended();
+    else if (isCredentialFailure(outcome.code)) this.o.market.recordAuthFailure();
   }
 
   /** The summary lines of the periodic log, from a cycle. */

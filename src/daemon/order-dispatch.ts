@@ -6,7 +6,7 @@ import type { CancelOutcome, PlacementOutcome } from '../execution/execution-eve
 import type { OrderEngine } from '../execution/order-engine.js';
 import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
 import type { PlaceAction } from '../risk/index.js';
-import { scopeOf } from '../venue/errors.js';
+import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 import { SUB_SLOTS, registrySlot, type PendingIntent } from './own-orders-view.js';
 
 /**
@@ -50,7 +50,7 @@ export function isPipelineFailure(outcome: PlacementOutcome): boolean {
       return true;
     case 'refused':
       // The account or its key cannot trade: readiness handles it, not the breaker.
-      return scopeOf(outcome.code) !== 'auth' && scopeOf(outcome.code) !== 'account';
+      return !isCredentialFailure(outcome.code) && !isAccountFailure(outcome.code);
     default:
       return false;
   }

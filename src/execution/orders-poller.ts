@@ -12,7 +12,7 @@ import {
   type TrackedOrder,
 } from '../orders/fsm/index.js';
 import { snapshotFromWire } from '../orders/wire-events.js';
-import { VenueError, scopeOf } from '../venue/errors.js';
+import { VenueError, isCredentialFailure } from '../venue/errors.js';
 import type { VenueClient } from '../venue/index.js';
 import type { Order } from '../venue/schemas.js';
 
@@ -211,7 +211,7 @@ export class OrdersPoller {
       task: (signal) => this.sync(signal),
       onError: (err) => o.onError?.(err),
       // A refused API key lasts until an operator acts: poll it less, not every 5 s.
-      failureBackoff: { maxMs: 60_000, when: isAuthFailure },
+      failureBackoff: { maxMs: 60_000, when: isCredentialFailure },
     });
   }
 
@@ -291,8 +291,4 @@ export class OrdersPoller {
       this.o.emit({ type: 'order-error', orderId, error: err });
     }
   }
-}
-
-function isAuthFailure(err: unknown): boolean {
-  return err instanceof VenueError && scopeOf(err.code, err.status) === 'auth';
 }

@@ -1,5 +1,6 @@
 import { isAwaitingConfirmation, isTerminal } from '../orders/fsm/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
+import type { Cooldown } from '../venue/errors.js';
 import type { Backoff } from './backoff.js';
 import type { ClientOrderIdFactory } from './client-order-id.js';
 import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
@@ -76,4 +77,9 @@ export function outcomeOfOrder(order: TrackedOrder, alreadyLive: boolean): Outco
   }
   if (isAwaitingConfirmation(order.state)) return { kind: 'unresolved', state: order.state };
   return { kind: 'placed', state: order.state, alreadyLive };
+}
+
+/** The configured length of a party-wide cooldown the error classification names. */
+export function cooldownMs(cfg: PlacementConfig, cooldown: Cooldown): number {
+  return cooldown === 'rate-limit' ? cfg.rateLimitCooldownMs : cfg.maxOpenOrdersCooldownMs;
 }

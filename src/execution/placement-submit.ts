@@ -1,6 +1,7 @@
 import { timeoutSignal } from '../core/clock.js';
 import type { TerminalState } from '../orders/fsm/index.js';
 import { preparedLiveFromWire } from '../orders/wire-events.js';
+import { cooldownOf } from '../venue/errors.js';
 import type { Order, SigningEnvelope } from '../venue/schemas.js';
 import { delayAt, pause, raceSignal } from './backoff.js';
 import { commitDeadline, confirmOrder } from './confirm-order.js';
@@ -53,8 +54,8 @@ export async function submitSigned(
       ctx.mustApply(key, { type: 'CacheExpired', at: ctx.now() });
       return 'reprepare';
     }
-    if (code === 'RATE_LIMITED' || code === 'MAX_OPEN_ORDERS') {
-      // 429: nothing was dispatched; the same signed transaction may go again while it is young.
+    if (cooldownOf(code) !== null) {
+      // 429 (RATE_LIMITED, MAX_OPEN_ORDERS): nothing was dispatched; the same signed transaction may go again while it is young.
       ctx.mustApply(key, { type: 'SubmitThrottled', at: ctx.now() });
       const delayMs = delayAt(cfg.throttleBackoff, throttled++);
       if (throttled > cfg.maxResubmits || ctx.now() + delayMs - sentAt > cfg.submitAgeLimitMs) {
