@@ -3,7 +3,7 @@ import type { Dec } from '../core/decimal.js';
 import { currentContractId, isInFlight, isResting } from '../orders/fsm/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import { VenueError, classify } from '../venue/errors.js';
-import { isRestingStatus, isTerminalStatus } from '../venue/order-status.js';
+import { isRestingStatus, isTerminalStatus } from '../core/order-status.js';
 import { delayAt, pause } from './backoff.js';
 import {
   settledBody,

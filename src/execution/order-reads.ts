@@ -1,5 +1,5 @@
 import { dec } from '../core/decimal.js';
-import { isRestingStatus } from '../venue/order-status.js';
+import { isRestingStatus } from '../core/order-status.js';
 import { VenueError } from '../venue/errors.js';
 import type { Order } from '../venue/schemas.js';
 import {

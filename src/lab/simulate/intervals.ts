@@ -1,5 +1,5 @@
 import type { OrderTruth } from '../../sim/engine/ground-truth.js';
-import { isRestingStatus, isTerminalStatus } from '../../venue/order-status.js';
+import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
 
 /**
  * Time intervals over the venue's ground truth: when an order was on the book, unions and

@@ -1,6 +1,6 @@
 import { toWire } from '../../core/decimal.js';
 import type { Dec } from '../../core/decimal.js';
-import { isRestingStatus, isTerminalStatus } from '../../venue/order-status.js';
+import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
 import { echoDiffs } from './echo-check.js';
 import { IllegalTransitionError, type OrderEffect, type Transition } from './effects.js';
 import type { OrderEvent, VenueView } from './events.js';

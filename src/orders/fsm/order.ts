@@ -1,6 +1,6 @@
 import { ZERO } from '../../core/decimal.js';
 import type { Dec } from '../../core/decimal.js';
-import { isRestingStatus } from '../../venue/order-status.js';
+import { isRestingStatus } from '../../core/order-status.js';
 import type { OrderType, Side } from '../../venue/schemas.js';
 import { isTerminal, type OrderState } from './states.js';
 
