@@ -14,7 +14,7 @@ import type { DaemonEvent } from './daemon-types.js';
 import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
 import type { PairPosition } from './pnl.js';
 import type { CycleReport } from './quote-cycle.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import type { SideEpisode } from './side-watch.js';
 import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 

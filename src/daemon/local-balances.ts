@@ -3,7 +3,7 @@ import type { Dec } from '../core/decimal.js';
 import type { InventoryView } from '../execution/inventory.js';
 import type { BalanceView, MarketSnapshot, PairMarket } from '../market/market-snapshot.js';
 import { isInFlight, remaining, type TrackedOrder } from '../orders/fsm/index.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import type { PendingIntent } from './own-orders-view.js';
 
 /**

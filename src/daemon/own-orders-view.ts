@@ -2,7 +2,7 @@ import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
 import { isCancelling, isResting, remaining, type TrackedOrder } from '../orders/fsm/index.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 
 /**
  * The daemon's own orders as the strategy, the reconciler and the risk gate see them

@@ -1,6 +1,7 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
-import type { Order, Side } from '../venue/schemas.js';
+import type { Order } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import {
   ORDER_STATES,
   apply as applyEvent,

@@ -1,6 +1,6 @@
 import { toWire } from '../../core/decimal.js';
 import type { Dec } from '../../core/decimal.js';
-import type { OrderType, Side } from '../../venue/schemas.js';
+import type { OrderType, Side } from '../../core/order-terms.js';
 import type { OrderEcho } from './events.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/decimal.js';
-import type { OrderType, Side } from '../../venue/schemas.js';
+import type { OrderType, Side } from '../../core/order-terms.js';
 
 /** The events that move an order: what the pipeline, the cancel pool and venue reads observed. */
 

@@ -1,7 +1,7 @@
 import { ZERO } from '../../core/decimal.js';
 import type { Dec } from '../../core/decimal.js';
 import { isRestingStatus } from '../../core/order-status.js';
-import type { OrderType, Side } from '../../venue/schemas.js';
+import type { OrderType, Side } from '../../core/order-terms.js';
 import { isTerminal, type OrderState } from './states.js';
 
 /**
