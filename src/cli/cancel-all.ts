@@ -38,7 +38,7 @@ import {
   usageError,
 } from './support/operator-setup.js';
 import { venueOrderRow, venueOrderTable } from './support/order-rows.js';
-import { formatTable } from './support/text-table.js';
+import { formatTable } from '../core/text-table.js';
 
 const NAME = 'cancel-all';
 

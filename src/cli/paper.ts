@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
 import type { Daemon } from '../daemon/daemon.js';
 import type { DaemonTuning } from '../daemon/daemon-types.js';
-import { startPaperVenue, type PaperVenue } from '../daemon/paper-venue.js';
+import { startPaperVenue, type PaperVenue } from '../sim/paper-venue.js';
 import { observabilityAttachment } from '../daemon/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
 import { SignalRelay, type ProcessSeam } from '../daemon/signals.js';
