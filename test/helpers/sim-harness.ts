@@ -151,6 +151,35 @@ export function errBody(res: HttpResult): ErrorBody {
   return ErrorBody.parse(JSON.parse(res.text));
 }
 
+/** What {@link registerTestAccount} registered. */
+export interface TestAccount {
+  readonly apiKey: string;
+  readonly partyId: string;
+  readonly slug: string;
+}
+
+/**
+ * Registers the funded account every simulator harness uses (slug `testmm`, USDC 100 000, BTC 10,
+ * ETH 100, 50 open orders, 1000 orders a minute) under `publicKey`; `account` overrides any field.
+ */
+export function registerTestAccount(
+  venue: SimVenue,
+  publicKey: AccountSetup['publicKey'],
+  account: Partial<AccountSetup> = {},
+): TestAccount {
+  const slug = account.slug ?? 'testmm';
+  const { apiKey, partyId } = venue.registerAccount({
+    name: 'Test Market Maker',
+    slug,
+    publicKey,
+    balances: { USDC: '100000', BTC: '10', ETH: '100' },
+    maxOpenOrders: 50,
+    ordersPerMinute: 1000,
+    ...account,
+  });
+  return { apiKey, partyId, slug };
+}
+
 /** Starts a venue over HTTP on 127.0.0.1, port 0, and registers a funded account with a fresh key. */
 export async function startSimHarness(options: SimHarnessOptions = {}): Promise<SimHarness> {
   const venue = new SimVenue({
@@ -159,16 +188,7 @@ export async function startSimHarness(options: SimHarnessOptions = {}): Promise<
     latency: options.latency ?? 'instant',
   });
   const key = makeTestKey();
-  const slug = options.account?.slug ?? 'testmm';
-  const { apiKey, partyId } = venue.registerAccount({
-    name: 'Test Market Maker',
-    slug,
-    publicKey: key.publicKeyRaw,
-    balances: { USDC: '100000', BTC: '10', ETH: '100' },
-    maxOpenOrders: 50,
-    ordersPerMinute: 1000,
-    ...options.account,
-  });
+  const { apiKey, partyId, slug } = registerTestAccount(venue, key.publicKeyRaw, options.account);
   const urls = await venue.listen();
   const advance = options.advance ?? (() => delay(2));
 
