@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { CommandIo } from '../../../src/cli/command.js';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { systemClock } from '../../../src/core/clock.js';
@@ -145,4 +145,20 @@ export function journalUnknownOrder(journal: Journal<TrackedOrder>, prefix: stri
   registry.apply(key, { type: 'SubmitStarted', at });
   registry.apply(key, { type: 'SubmitAmbiguous', code: 'CLIENT_TIMEOUT', at });
   return key;
+}
+
+/**
+ * Starts an operator env (`startOperatorEnv(name)`) before each test and closes it after; `use`
+ * receives each new one. After-hooks a test file registers later run first (they may need it).
+ */
+export function useOperatorEnv(name: string, use: (t: OperatorEnv) => void): void {
+  let current: OperatorEnv | undefined;
+  beforeEach(async () => {
+    current = await startOperatorEnv(name);
+    use(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
 }
