@@ -1,7 +1,8 @@
 import { type KeyObject, generateKeyPairSync, sign as edSign } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
-import type { Clock } from '../../src/core/clock.js';
+import FakeTimers from '@sinonjs/fake-timers';
+import { fakeClock, type Clock } from '../../src/core/clock.js';
 import type { AccountSetup } from '../../src/sim/engine/venue-engine.js';
 import type { LatencyProfile } from '../../src/sim/latency.js';
 import type { SimConfigInput } from '../../src/sim/sim-config.js';
@@ -178,6 +179,16 @@ export function registerTestAccount(
     ...account,
   });
   return { apiKey, partyId, slug };
+}
+
+/**
+ * The conformance suites' venue: {@link startSimHarness} on a fake clock from 2025-03-01T12:00Z,
+ * so commits wait until the test ticks it.
+ */
+export async function startFakeTimeHarness(): Promise<{ h: SimHarness; fake: FakeTimers.Clock }> {
+  const fake = FakeTimers.createClock(Date.parse('2025-03-01T12:00:00Z'));
+  const h = await startSimHarness({ clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
+  return { h, fake };
 }
 
 /** Starts a venue over HTTP on 127.0.0.1, port 0, and registers a funded account with a fresh key. */
