@@ -16,7 +16,7 @@ import type { CancelOutcome } from '../execution/execution-events.js';
 import { OrderEngine, type EngineEvent } from '../execution/order-engine.js';
 import { apiKeyHandle } from '../logging/redact.js';
 import { StoreLockedError, openJournal, type Journal } from '../orders/journal/index.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import { checkPartyId } from '../signing/fingerprint.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';
@@ -38,7 +38,7 @@ import {
   usageError,
 } from './support/operator-setup.js';
 import { venueOrderRow, venueOrderTable } from './support/order-rows.js';
-import { formatTable } from './support/text-table.js';
+import { formatTable } from '../core/text-table.js';
 
 const NAME = 'cancel-all';
 

@@ -3,12 +3,11 @@
  * running), an account registered with a throwaway signing key, and the daemon quoting two pairs
  * against it from `config/paper.json`. `npm start` runs this.
  */
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
 import type { Daemon } from '../daemon/daemon.js';
-import type { DaemonTuning } from '../daemon/daemon-types.js';
-import { startPaperVenue, type PaperVenue } from '../daemon/paper-venue.js';
+import { startPaperVenue, type PaperVenue } from '../sim/paper-venue.js';
+import { PAPER_CONFIG_FILE, simulatorTuning } from '../sim/paper-tuning.js';
 import { observabilityAttachment } from '../daemon/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
 import { SignalRelay, type ProcessSeam } from '../daemon/signals.js';
@@ -16,9 +15,6 @@ import type { LogDestination } from '../logging/logger.js';
 import { scrubText } from '../logging/redact.js';
 import { LATENCY_PROFILES, type LatencyProfile } from '../sim/latency.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
-
-/** The package's paper trading config, layered over `config/default.json`. */
-export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../config/paper.json', import.meta.url));
 
 const USAGE = `Usage: ledger-mm paper [options]
 
@@ -114,20 +110,6 @@ function parse(argv: string[]): PaperArgs | { error: string } | 'help' {
     submitPort: submitPort as number,
     durationMs: duration === undefined ? null : (duration as number) * 1000,
   };
-}
-
-/**
- * Confirmation reads paced for the simulator's profile: the engine's defaults wait 2 s before
- * the first read, made for the venue's ~12 s from submission to OPEN; the fast profile commits
- * in well under a second.
- */
-export function simulatorTuning(latency: LatencyProfile): DaemonTuning['engine'] {
-  if (latency === 'realistic') return {};
-  const confirmBackoff =
-    latency === 'fast'
-      ? { initialMs: 700, factor: 1.5, maxMs: 3_000 }
-      : { initialMs: 100, factor: 2, maxMs: 1_000 };
-  return { pipeline: { confirmBackoff }, cancelPool: { confirmBackoff } };
 }
 
 /** The command's body, with its seams. */

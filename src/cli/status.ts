@@ -25,7 +25,7 @@ import {
 import { parseConfigJsonArgs } from './support/operator-args.js';
 import { errorText, loadOperatorConfig, operatorVenueClient } from './support/operator-setup.js';
 import { localOrderRow, localOrderTable, type LocalOrderRow } from './support/order-rows.js';
-import { formatTable } from './support/text-table.js';
+import { formatTable } from '../core/text-table.js';
 
 const NAME = 'status';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import { VenueError, scopeOf } from '../venue/errors.js';
+import { VenueError, isCredentialFailure } from '../venue/errors.js';
 import type { DaemonEvent } from './daemon-types.js';
 
 /**
@@ -33,7 +33,7 @@ export class AuthWatch {
     if (
       (event.type === 'poll-failed' || event.type === 'market-poll-failed') &&
       event.error instanceof VenueError &&
-      scopeOf(event.error.code, event.error.status) === 'auth'
+      isCredentialFailure(event.error)
     ) {
       this.lastCode = event.error.code;
     }
@@ -63,6 +63,6 @@ export class AuthWatch {
 
   /** True when a poll failure is the refused key, already told by the alarm: not logged again. */
   static isKeyRefusal(error: unknown): boolean {
-    return error instanceof VenueError && scopeOf(error.code, error.status) === 'auth';
+    return isCredentialFailure(error);
   }
 }

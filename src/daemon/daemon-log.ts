@@ -3,7 +3,7 @@ import type { Dec } from '../core/decimal.js';
 import { formatConfigError } from '../config/errors.js';
 import type { PlacementOutcome } from '../execution/execution-events.js';
 import type { Logger } from '../logging/logger.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { DaemonEvent } from './daemon-types.js';
 import { VenueError } from '../venue/errors.js';
 import type { PairPosition } from './pnl.js';

@@ -3,7 +3,7 @@ import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
-import { isAwaiting } from '../execution/order-reads.js';
+import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
 import type { DaemonStateView } from '../observability/state-view.js';
 import { apiKeyHandle } from '../logging/redact.js';
@@ -363,7 +363,7 @@ function awaitingOrders(engine: OrderEngine, submittedBefore: number): AwaitingO
     .filter(
       (o) =>
         o.state === 'UNKNOWN' ||
-        (isAwaiting(o.state) && o.submittedAt !== null && o.submittedAt < submittedBefore),
+        (isAwaitingConfirmation(o.state) && o.submittedAt !== null && o.submittedAt < submittedBefore),
     )
     .sort((a, b) => a.createdAt - b.createdAt)
     .map((o) => ({ key: o.key, pair: o.pair, side: o.side, state: o.state }));

@@ -7,17 +7,16 @@ import {
 import type { EngineEvent, OrderEngine } from '../execution/order-engine.js';
 import type { MarketState } from '../market/market-state.js';
 import type { FillView } from '../observability/state-view.js';
-import { isTerminal, type OrderState } from '../orders/order-state-machine.js';
+import { isAwaitingConfirmation, isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
 import type { BookWatch } from './book-watch.js';
 import type { LogContext, SummaryLine } from './daemon-log.js';
 import type { DaemonEvent } from './daemon-types.js';
 import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
-import { isRestingState } from './own-orders-view.js';
 import type { PairPosition } from './pnl.js';
 import type { CycleReport } from './quote-cycle.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import type { SideEpisode } from './side-watch.js';
-import { scopeOf } from '../venue/errors.js';
+import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 
 /**
  * What the daemon does with the order engine's events, besides passing them on: execution events
@@ -27,7 +26,6 @@ import { scopeOf } from '../venue/errors.js';
  * poll.
  */
 
-const BEFORE_REST: ReadonlySet<OrderState> = new Set(['SUBMITTING', 'SUBMITTED', 'UNKNOWN']);
 const MAX_FILLS = 20;
 
 /** Options of {@link EngineEvents}. */
@@ -100,9 +98,8 @@ export class EngineEvents {
       this.referenceAts.set(outcome.key, entry.action.quote.referenceAt);
     }
     if (outcome.kind !== 'refused') return;
-    const scope = scopeOf(outcome.code);
-    if (scope === 'account') this.o.market.recordSuspended();
-    else if (scope === 'auth') this.o.market.recordAuthFailure();
+    if (isAccountFailure(outcome.code)) this.o.market.recordSuspended();
+    else if (isCredentialFailure(outcome.code)) this.o.market.recordAuthFailure();
   }
 
   /** The summary lines of the periodic log, from a cycle. */
@@ -135,7 +132,7 @@ export class EngineEvents {
     const now = this.o.clock.now();
     const order = this.o.engine()?.orders.get(key);
     if (order !== undefined) {
-      if (isRestingState(to) && from !== null && BEFORE_REST.has(from) && order.submittedAt !== null) {
+      if (isResting(to) && from !== null && isAwaitingConfirmation(from) && order.submittedAt !== null) {
         this.o.bookWatch.changedAfter(order.pair, order.submittedAt, now, `order ${key} came to rest`);
       }
       if (to === 'CANCELLING') this.cancellingSince.set(key, now);

@@ -1,7 +1,7 @@
 import { timeoutSignal, type Clock } from '../core/clock.js';
 import { pause, raceSignal } from '../execution/backoff.js';
 import type { OrderEngine } from '../execution/order-engine.js';
-import { isAwaiting } from '../execution/order-reads.js';
+import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { ShutdownReport } from './daemon-types.js';
 import type { OrderDispatch } from './order-dispatch.js';
@@ -73,7 +73,7 @@ export async function shutdown(
     if (engine !== null && opts.cancelOrders && engine.state === 'ready') {
       step = 'settle-unknown';
       const waitUntil = clock.now() + (opts.unknownWaitMs ?? DEFAULT_UNKNOWN_WAIT_MS);
-      while (engine.orders.active({ foreign: false }).some((o) => isAwaiting(o.state))) {
+      while (engine.orders.active({ foreign: false }).some((o) => isAwaitingConfirmation(o.state))) {
         if (clock.now() >= waitUntil) break;
         if (!(await pause(clock, SETTLE_POLL_MS, bound.signal))) break;
       }
@@ -142,7 +142,7 @@ function unresolvedOrders(engine: OrderEngine | null): string[] {
   try {
     return engine.orders
       .active({ foreign: false })
-      .filter((o) => isAwaiting(o.state))
+      .filter((o) => isAwaitingConfirmation(o.state))
       .map((o) => `${o.key} (${o.side} ${o.pair}, ${o.state})`);
   } catch {
     return [];

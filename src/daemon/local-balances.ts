@@ -2,9 +2,9 @@ import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { InventoryView } from '../execution/inventory.js';
 import type { BalanceView, MarketSnapshot, PairMarket } from '../market/market-snapshot.js';
-import { remaining, type TrackedOrder } from '../orders/order-state-machine.js';
-import type { Side } from '../venue/schemas.js';
-import { isInFlight, type PendingIntent } from './own-orders-view.js';
+import { isInFlight, remaining, type TrackedOrder } from '../orders/fsm/index.js';
+import type { Side } from '../core/order-terms.js';
+import type { PendingIntent } from './own-orders-view.js';
 
 /**
  * The wallet between two balance polls. GET /balances runs on a slow timer (a minute or more),
@@ -63,7 +63,7 @@ export function ownLocks(
     if (o.slot !== null) slots.add(o.slot);
     const lock = lockOf(pairs[o.pair], o.side, o.price, remaining(o));
     if (lock === null || o.slot === excludeSlot) continue;
-    if (isInFlight(o.state) || o.state === 'UNKNOWN') add(notYet, ...lock);
+    if (isInFlight(o.state)) add(notYet, ...lock);
     else add(resting, ...lock);
   }
   for (const p of pending) {

@@ -4,9 +4,9 @@ import { PipelineTimer } from '../execution/pipeline-timing.js';
 import type { PipelineTiming } from '../strategy/models/quoting-model.js';
 import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
-import { isTerminal, type OrderState } from '../orders/order-state-machine.js';
+import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
 import type { PlaceAction } from '../risk/index.js';
-import { scopeOf } from '../venue/errors.js';
+import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 import { SUB_SLOTS, registrySlot, type PendingIntent } from './own-orders-view.js';
 
 /**
@@ -50,7 +50,7 @@ export function isPipelineFailure(outcome: PlacementOutcome): boolean {
       return true;
     case 'refused':
       // The account or its key cannot trade: readiness handles it, not the breaker.
-      return scopeOf(outcome.code) !== 'auth' && scopeOf(outcome.code) !== 'account';
+      return !isCredentialFailure(outcome.code) && !isAccountFailure(outcome.code);
     default:
       return false;
   }
@@ -169,7 +169,7 @@ export class OrderDispatch {
       this.cancelRequested.delete(key);
       return;
     }
-    if (to !== 'OPEN' && to !== 'PARTIALLY_FILLED') return;
+    if (!isResting(to)) return;
     const slot = this.o.engine.orders.get(key)?.slot;
     const replaced = slot == null ? undefined : this.replacements.get(slot);
     if (slot == null || replaced === undefined) return;

@@ -1,8 +1,8 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
-import { remaining, type OrderState, type TrackedOrder } from '../orders/order-state-machine.js';
-import type { Side } from '../venue/schemas.js';
+import { isCancelling, isResting, remaining, type TrackedOrder } from '../orders/fsm/index.js';
+import type { Side } from '../core/order-terms.js';
 
 /**
  * The daemon's own orders as the strategy, the reconciler and the risk gate see them
@@ -45,33 +45,12 @@ export function quoteSlotOf(slot: string | null): string | null {
   return i < 0 ? slot : slot.slice(0, i);
 }
 
-const IN_FLIGHT: ReadonlySet<OrderState> = new Set([
-  'INTENT',
-  'PREPARING',
-  'PREPARED',
-  'SIGNED',
-  'SUBMITTING',
-  'SUBMITTED',
-]);
-const RESTING: ReadonlySet<OrderState> = new Set(['OPEN', 'PARTIALLY_FILLED']);
-const CANCELLING: ReadonlySet<OrderState> = new Set(['CANCEL_REQUESTED', 'CANCELLING', 'STRANDED']);
-
-/** True while a placement of the order is under way (prepare … submit, not yet resting). */
-export function isInFlight(state: OrderState): boolean {
-  return IN_FLIGHT.has(state);
-}
-
-/** True while the order rests and no cancel of it is under way. */
-export function isRestingState(state: OrderState): boolean {
-  return RESTING.has(state);
-}
-
 /**
  * One active order as an {@link OwnOrderView}. `cancelRequested` marks a cancel the daemon has
  * asked for that the cancel pool may not have recorded yet (it waits for a free worker).
  */
 export function viewOfOrder(o: TrackedOrder, cancelRequested: boolean): OwnOrderView {
-  const cancelling = CANCELLING.has(o.state) || cancelRequested || o.cancelReason !== null;
+  const cancelling = isCancelling(o.state) || cancelRequested || o.cancelReason !== null;
   return {
     key: o.key,
     slot: quoteSlotOf(o.slot),
@@ -79,7 +58,7 @@ export function viewOfOrder(o: TrackedOrder, cancelRequested: boolean): OwnOrder
     side: o.side,
     price: o.price ?? ZERO,
     remaining: remaining(o),
-    resting: RESTING.has(o.state) && !cancelling,
+    resting: isResting(o.state) && !cancelling,
     unknown: o.state === 'UNKNOWN',
     cancelling,
     since: o.submittedAt ?? o.createdAt,

@@ -4,7 +4,7 @@ import type { FreshnessStage } from '../execution/placement-intent.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { BalanceView, MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
 import type { MarketState } from '../market/market-state.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import {
   evaluate,
   initialRiskState,

@@ -3,7 +3,6 @@ import { systemClock } from '../core/clock.js';
 import { ConfigError, formatConfigError } from '../config/errors.js';
 import type { LoadConfigOptions } from '../config/load.js';
 import type { MmConfig } from '../config/schema.js';
-import type { CommandIo } from '../cli/command.js';
 import { createLogger, type LogDestination, type Logger } from '../logging/logger.js';
 import { KeyFileError } from '../signing/key-file-error.js';
 import { loadSigner } from '../signing/load-signer.js';
@@ -30,6 +29,15 @@ export interface DaemonAttachment<T extends { close(): Promise<void> } = { close
   attach(daemon: Daemon, logger: Logger): Promise<T>;
 }
 
+/** Where the daemon writes its human output and reads its environment (a command's io is one). */
+export interface DaemonIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  /** The working directory config paths are resolved against. */
+  readonly cwd: string;
+}
+
 /** Options of {@link runDaemon}. */
 export interface RunDaemonOptions {
   /** The command, for messages (`run`, `paper`). */
@@ -37,7 +45,7 @@ export interface RunDaemonOptions {
   readonly config: MmConfig;
   /** How `config` was loaded: hot reloads read the same files and environment. */
   readonly load: LoadConfigOptions;
-  readonly io: CommandIo;
+  readonly io: DaemonIo;
   readonly proc: ProcessSeam;
   readonly clock?: Clock;
   /** Default: undici to the configured URLs. */

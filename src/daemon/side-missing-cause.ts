@@ -1,6 +1,6 @@
 import type { OwnOrderView } from '../market/market-snapshot.js';
 import type { RiskRule } from '../risk/index.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import type { CycleReport } from './quote-cycle.js';
 import type { SideMissingCause } from './side-missing-reasons.js';
 

@@ -1,4 +1,4 @@
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import type { CycleReport } from './quote-cycle.js';
 import { sideMissingCause, type AwaitingOrder } from './side-missing-cause.js';
 import type { SideMissingCause } from './side-missing-reasons.js';

@@ -9,7 +9,7 @@ import type {
   PipelineStepView,
   PollerView,
 } from '../observability/state-view.js';
-import type { OrderState, TrackedOrder } from '../orders/order-state-machine.js';
+import { isLiveOnBook, placementStep, type TrackedOrder } from '../orders/fsm/index.js';
 import { bucketForLimit, refill, type RiskParams, type RiskState } from '../risk/index.js';
 import { quoteSlotOf } from './own-orders-view.js';
 import type { PairPosition } from './pnl.js';
@@ -42,37 +42,20 @@ export interface StateSource {
   readonly sideMissing?: readonly SideEpisode[];
 }
 
-/** States in which an order of ours is on the book and can trade. */
-const ON_BOOK: ReadonlySet<OrderState> = new Set([
-  'OPEN',
-  'PARTIALLY_FILLED',
-  'CANCEL_REQUESTED',
-  'CANCELLING',
-]);
-
-const STEP_OF: Partial<Record<OrderState, string>> = {
-  INTENT: 'waiting',
-  PREPARING: 'prepare',
-  PREPARED: 'sign',
-  SIGNED: 'submit',
-  SUBMITTING: 'submit',
-  SUBMITTED: 'confirm',
-};
-
 /** The placement pipeline's step: the newest of our orders still being placed, else idle. */
 export function pipelineStep(active: readonly TrackedOrder[], queued: number): PipelineStepView {
   let current: TrackedOrder | null = null;
   for (const o of active) {
-    if (o.flags.foreign || STEP_OF[o.state] === undefined) continue;
+    if (o.flags.foreign || placementStep(o.state) === null) continue;
     if (current === null || o.createdAt > current.createdAt) current = o;
   }
   if (current === null) return { step: queued > 0 ? 'queued' : 'idle', key: null, since: null };
-  return { step: STEP_OF[current.state] ?? 'idle', key: current.key, since: current.updatedAt };
+  return { step: placementStep(current.state) ?? 'idle', key: current.key, since: current.updatedAt };
 }
 
 function liveQuote(o: TrackedOrder, referenceAt: (key: string) => number | null): LiveQuoteView | null {
   const slot = quoteSlotOf(o.slot);
-  if (slot === null || o.price === null || !ON_BOOK.has(o.state)) return null;
+  if (slot === null || o.price === null || !isLiveOnBook(o.state)) return null;
   const level = Number(slot.slice(slot.lastIndexOf(':') + 1));
   return {
     side: o.side,

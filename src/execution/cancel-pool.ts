@@ -1,7 +1,6 @@
 import PQueue from 'p-queue';
 import { timeoutSignal } from '../core/clock.js';
-import { isTerminal } from '../orders/order-state-machine.js';
-import type { OrderState } from '../orders/order-state-machine.js';
+import { isInFlight, isTerminal } from '../orders/fsm/index.js';
 import type { TransitionRecord } from '../orders/order-registry.js';
 import { backoff, type Backoff } from './backoff.js';
 import { CancelRun, type CancelConfig } from './cancel-run.js';
@@ -49,9 +48,6 @@ interface Waiting {
   readonly enqueuedAt: number;
   started: boolean;
 }
-
-/** States from which a rest with a deferred cancel is followed. */
-const PRE_RESTING: readonly OrderState[] = ['PREPARING', 'SUBMITTING', 'SUBMITTED', 'UNKNOWN'];
 
 /**
  * The cancel pool: a bounded number of cancels at once (p-queue), in a queue of its own so a
@@ -241,7 +237,7 @@ export class CancelPool {
   /** A deferred cancel whose order just came to rest: cancel it now (after the write returns). */
   private followDeferred(record: TransitionRecord): void {
     if (record.order.state !== 'CANCEL_REQUESTED' || record.previous === null) return;
-    if (!PRE_RESTING.includes(record.previous.state)) return;
+    if (!isInFlight(record.previous.state)) return; // a rest that carried a deferred cancel
     const key = record.key;
     const reason = record.order.cancelReason ?? 'deferred';
     queueMicrotask(() => void this.cancel(key, { reason }));

@@ -1,9 +1,9 @@
 import { dec } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
-import { currentContractId } from '../orders/order-state-machine.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import { currentContractId, isInFlight, isResting } from '../orders/fsm/index.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import { VenueError, classify } from '../venue/errors.js';
-import { isResting, isTerminal as isVenueTerminal } from '../venue/order-status.js';
+import { isRestingStatus, isTerminalStatus } from '../core/order-status.js';
 import { delayAt, pause } from './backoff.js';
 import {
   settledBody,
@@ -16,7 +16,7 @@ import { checkCancelEcho } from './echo-check.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { CancelOutcome } from './execution-events.js';
 import { alarmOnTamper } from './tamper-alarm.js';
-import { applyRead, fetchOrder, isAwaiting } from './order-reads.js';
+import { applyRead, fetchOrder } from './order-reads.js';
 
 export type { CancelConfig, CancelJob } from './cancel-scope.js';
 
@@ -67,14 +67,14 @@ export class CancelRun {
       const order = ctx.order(job.key);
       const settled = settledBody(order, this.attempts);
       if (settled !== null) return settled;
-      if (['INTENT', 'PREPARING', 'PREPARED', 'SIGNED'].includes(order.state) || isAwaiting(order.state)) {
+      if (isInFlight(order.state)) {
         // Not on the book yet: a deferred cancel (the pipeline abandons or cancels on rest).
         ctx.apply(job.key, { type: 'CancelRequested', reason: job.reason, at: ctx.now() });
         return { kind: 'deferred', state: ctx.order(job.key).state };
       }
       if (order.state === 'CANCELLING')
         ctx.apply(job.key, { type: 'CancelRetry', code: 'RESUMED', at: ctx.now() });
-      if (order.state === 'OPEN' || order.state === 'PARTIALLY_FILLED') {
+      if (isResting(order.state)) {
         ctx.apply(job.key, { type: 'CancelRequested', reason: job.reason, at: ctx.now() });
       }
       if (job.signal.aborted) return { kind: 'aborted', reason: job.abortCause() };
@@ -191,7 +191,12 @@ export class CancelRun {
     const settled = settledBody(after, this.attempts);
     if (settled !== null) return settled;
     const fresh = read.kind === 'order' ? read.order.contractId : null;
-    if (read.kind === 'order' && isResting(read.order.status) && fresh !== null && fresh !== contractId) {
+    if (
+      read.kind === 'order' &&
+      isRestingStatus(read.order.status) &&
+      fresh !== null &&
+      fresh !== contractId
+    ) {
       return this.rotated(fresh);
     }
     this.retryState('CONTRACT_NOT_FOUND');
@@ -258,7 +263,12 @@ export class CancelRun {
         return settled;
       }
       const fresh = read.kind === 'order' ? read.order.contractId : null;
-      if (read.kind === 'order' && isResting(read.order.status) && fresh !== null && fresh !== contractId) {
+      if (
+        read.kind === 'order' &&
+        isRestingStatus(read.order.status) &&
+        fresh !== null &&
+        fresh !== contractId
+      ) {
         report(false, 'CONTRACT_ROTATED');
         return this.rotated(fresh);
       }
@@ -282,7 +292,10 @@ export class CancelRun {
   /** The cumulative filled from a fresh read (not applied: the 409 event carries it), else `fallback`. */
   private async finalFilled(order: TrackedOrder, fallback: Dec): Promise<Dec> {
     const read = await fetchOrder(this.ctx, order.orderId ?? '', this.job.signal);
-    if (read.kind === 'order' && (isVenueTerminal(read.order.status) || isResting(read.order.status))) {
+    if (
+      read.kind === 'order' &&
+      (isTerminalStatus(read.order.status) || isRestingStatus(read.order.status))
+    ) {
       return dec(read.order.filled);
     }
     return fallback;

@@ -1,5 +1,5 @@
-import { isTerminal } from '../orders/order-state-machine.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import { isTerminal } from '../orders/fsm/index.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { Backoff } from './backoff.js';
 import type { AbortCause, CancelOutcome } from './execution-events.js';
 

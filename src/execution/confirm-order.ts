@@ -1,10 +1,8 @@
-import { PREPARED_TX_LIFETIME_MS, isTerminal } from '../orders/order-state-machine.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import { PREPARED_TX_LIFETIME_MS, isAwaitingConfirmation, isTerminal } from '../orders/fsm/index.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import { delayAt, pause, type Backoff } from './backoff.js';
 import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
-import { isAwaiting, refreshOrder, showsNothing } from './order-reads.js';
-
-export { AWAITING_STATES, isAwaiting } from './order-reads.js';
+import { refreshOrder, showsNothing } from './order-reads.js';
 
 /**
  * Confirmation polling: read `GET /orders/{orderId}` (never the list) until the order rests or
@@ -56,7 +54,7 @@ export function commitDeadline(order: TrackedOrder, marginMs: number): number {
 /** Classifies the order as it stands; null while it still awaits the ledger. */
 function settled(order: TrackedOrder): ConfirmResult | null {
   if (isTerminal(order.state)) return { kind: 'terminal', order, committed: hasCommitEvidence(order) };
-  if (!isAwaiting(order.state)) return { kind: 'resting', order };
+  if (!isAwaitingConfirmation(order.state)) return { kind: 'resting', order };
   return null;
 }
 

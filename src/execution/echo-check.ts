@@ -2,12 +2,16 @@ import { DECIMAL_STRING, dec, toWire } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { PrepareCancelResult, PrepareOrderResult } from '../venue/call-types.js';
 import type { Order } from '../venue/schemas.js';
+import { echoDiffs } from '../orders/fsm/index.js';
+import { echoFromWire } from '../orders/wire-events.js';
 import type { PlacementIntent } from './placement-intent.js';
 
 /**
- * Invariant 2: nothing is signed unless the prepared order equals the intent. These checks are
- * pure and exact: decimals compare with `Dec.eq` (so `100.50` equals `100.5`), every other field
- * compares verbatim, and anything unparseable is a mismatch.
+ * Invariant 2: nothing is signed unless the prepared order equals the intent. The order's fields
+ * are compared by THE prepared-order check, `echoDiffs` of the state machine (the same function
+ * decides Prepared → PREPARED or REJECTED, so the pipeline and the machine cannot disagree); this
+ * file adds what only the pipeline sees: decimals the wire sends unparseable, and the envelope of
+ * a 202 (nothing committed yet, a signature asked for). Pure and exact.
  */
 
 /** The verdict of an echo check: `ok` with no diffs, or the human-readable differences. */
@@ -55,21 +59,24 @@ export function checkPlacementEcho(
   return verdict(diffs);
 }
 
-/** The field-by-field differences between a wire order and the intent. */
+/**
+ * The field-by-field differences between a wire order and the intent: the state machine's
+ * `echoDiffs` once both decimals parse; an unparseable decimal is a mismatch of its own.
+ */
 export function orderDiffs(intent: PlacementIntent, clientOrderId: string, order: Order): string[] {
-  const diffs: string[] = [];
-  const type = intent.type ?? 'LIMIT';
-  if (order.pair !== intent.pair) diffs.push(`pair ${order.pair} ≠ ${intent.pair}`);
-  if (order.side !== intent.side) diffs.push(`side ${order.side} ≠ ${intent.side}`);
-  if (order.type !== type) diffs.push(`type ${order.type} ≠ ${type}`);
-  const price = decimalDiff('price', order.price, intent.price);
-  if (price !== null) diffs.push(price);
-  const quantity = decimalDiff('quantity', order.quantity, intent.quantity);
-  if (quantity !== null) diffs.push(quantity);
-  if (order.clientOrderId != null && order.clientOrderId !== clientOrderId) {
-    diffs.push(`clientOrderId ${order.clientOrderId} ≠ ${clientOrderId}`);
-  }
-  return diffs;
+  const unparseable = (['price', 'quantity'] as const)
+    .filter((field) => order[field] != null && !DECIMAL_STRING.test(order[field]))
+    .map((field) => `${field} ${JSON.stringify(order[field])} is not a decimal`);
+  if (unparseable.length > 0) return unparseable;
+  const expected = {
+    pair: intent.pair,
+    side: intent.side,
+    type: intent.type ?? 'LIMIT',
+    price: intent.price,
+    quantity: intent.quantity,
+    clientOrderId,
+  };
+  return echoDiffs(expected, echoFromWire(order));
 }
 
 /**

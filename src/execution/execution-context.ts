@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { OrderRegistry, TransitionRecord } from '../orders/order-registry.js';
 import { ObserverError } from '../orders/registry-errors.js';
 import { ZERO } from '../core/decimal.js';
-import { IllegalTransitionError, type OrderEvent, type TrackedOrder } from '../orders/order-state-machine.js';
+import { IllegalTransitionError, type OrderEvent, type TrackedOrder } from '../orders/fsm/index.js';
 import type { PreparedExpectation } from '../signing/prepared-checks.js';
 import { PreparedVerifier } from '../signing/prepared-verifier.js';
 import type { Signer } from '../signing/signer.js';

@@ -1,4 +1,4 @@
-import type { OrderState, TerminalState } from '../orders/order-state-machine.js';
+import type { OrderState, TerminalState } from '../orders/fsm/index.js';
 import type { Dec } from '../core/decimal.js';
 import type { UnverifiedReason } from '../signing/prepared-verifier.js';
 

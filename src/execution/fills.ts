@@ -6,7 +6,7 @@ import type {
   RotatedEffect,
   TerminalEffect,
   TrackedOrder,
-} from '../orders/order-state-machine.js';
+} from '../orders/fsm/index.js';
 import type { Inventory, PairInventory } from './inventory.js';
 
 /**

@@ -3,7 +3,7 @@ import { Poller } from '../core/poller.js';
 import type { ExecutionConfig, RecoveryConfig } from '../config/schema.js';
 import { journalWriteAhead, openJournal, type Journal } from '../orders/journal/index.js';
 import { OrderRegistry } from '../orders/order-registry.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import { PreparedVerifier, type PreparedVerification } from '../signing/prepared-verifier.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/index.js';

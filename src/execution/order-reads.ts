@@ -1,13 +1,14 @@
 import { dec } from '../core/decimal.js';
-import { isResting } from '../venue/order-status.js';
+import { isRestingStatus } from '../core/order-status.js';
 import { VenueError } from '../venue/errors.js';
 import type { Order } from '../venue/schemas.js';
 import {
-  ORDER_STATES,
+  isAwaitingConfirmation,
+  isBeforeSubmission,
+  isSubmitted,
   type OrderEvent,
-  type OrderState,
   type TrackedOrder,
-} from '../orders/order-state-machine.js';
+} from '../orders/fsm/index.js';
 import { snapshotFromWire, viewFromWire } from '../orders/wire-events.js';
 import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
 
@@ -18,20 +19,6 @@ export type OrderRead =
   | { readonly kind: 'not-found'; readonly at: number }
   /** The read itself failed (after the client's own retries); it proves nothing. */
   | { readonly kind: 'failed'; readonly code: string; readonly at: number };
-
-/** States in which the order's placement may still be awaiting the ledger. */
-export const AWAITING_STATES: readonly OrderState[] = ['SUBMITTING', 'SUBMITTED', 'UNKNOWN'];
-
-/** True while the order's placement may still be awaiting the ledger. */
-export function isAwaiting(state: OrderState): boolean {
-  return AWAITING_STATES.includes(state);
-}
-
-/** States before submission: nothing of ours can rest yet, so a venue read is never applied. */
-const BEFORE_SUBMISSION: readonly OrderState[] = ['INTENT', 'PREPARING', 'PREPARED', 'SIGNED'];
-
-/** States in which a venue read may be applied: every state from submission on. */
-const READABLE: ReadonlySet<OrderState> = new Set(ORDER_STATES.filter((s) => !BEFORE_SUBMISSION.includes(s)));
 
 /** A successful read showing nothing of the order committed: 404, or status null with no contract or fill. */
 export function showsNothing(read: OrderRead | null): boolean {
@@ -65,10 +52,10 @@ export async function fetchOrder(
  */
 export function applyRead(ctx: ExecutionContext, key: string, read: OrderRead): TrackedOrder {
   const before = ctx.order(key);
-  if (read.kind === 'failed' || !READABLE.has(before.state)) return before;
+  if (read.kind === 'failed' || isBeforeSubmission(before.state)) return before;
   // A read that says "nothing yet" about an order still awaiting the ledger changes nothing:
   // not journaled, so confirmation polling does not write a row per read.
-  if (isAwaiting(before.state) && !hasCommitEvidence(before) && showsNothing(read)) return before;
+  if (isAwaitingConfirmation(before.state) && !hasCommitEvidence(before) && showsNothing(read)) return before;
   let event: OrderEvent;
   if (read.kind === 'not-found') {
     event = { type: 'NotFound', at: read.at };
@@ -78,9 +65,9 @@ export function applyRead(ctx: ExecutionContext, key: string, read: OrderRead): 
       ctx.alarm('internal-error', key, `GET /orders/${read.order.orderId} returned clientOrderId ${cid}`);
       return before;
     }
-    const resting = isResting(read.order.status);
+    const resting = isRestingStatus(read.order.status);
     event =
-      resting && (before.state === 'SUBMITTED' || before.state === 'UNKNOWN')
+      resting && isSubmitted(before.state)
         ? { type: 'ConfirmedResting', ...viewFromWire(read.order), at: read.at }
         : snapshotFromWire(read.order, read.at);
   }

@@ -7,11 +7,12 @@ import type { OrderRegistry } from '../orders/order-registry.js';
 import {
   currentContractId,
   isTerminal,
+  isCommitted,
   type OrderState,
   type TrackedOrder,
-} from '../orders/order-state-machine.js';
+} from '../orders/fsm/index.js';
 import { snapshotFromWire } from '../orders/wire-events.js';
-import { VenueError, scopeOf } from '../venue/errors.js';
+import { VenueError, isCredentialFailure } from '../venue/errors.js';
 import type { VenueClient } from '../venue/index.js';
 import type { Order } from '../venue/schemas.js';
 
@@ -29,15 +30,6 @@ import type { Order } from '../venue/schemas.js';
  *   person trading this party): the `unknownOrders` policy applies ({@link UnknownOrders}).
  * Only changed orders are written, so an idle book costs no journal writes.
  */
-
-/** States the poller reconciles against the OPEN list (they may rest on the book). */
-export const COMMITTED_STATES: readonly OrderState[] = [
-  'OPEN',
-  'PARTIALLY_FILLED',
-  'CANCEL_REQUESTED',
-  'CANCELLING',
-  'STRANDED',
-];
 
 /** Default period of the orders poller. */
 export const DEFAULT_ORDERS_POLL_MS = 5_000;
@@ -219,7 +211,7 @@ export class OrdersPoller {
       task: (signal) => this.sync(signal),
       onError: (err) => o.onError?.(err),
       // A refused API key lasts until an operator acts: poll it less, not every 5 s.
-      failureBackoff: { maxMs: 60_000, when: isAuthFailure },
+      failureBackoff: { maxMs: 60_000, when: isCredentialFailure },
     });
   }
 
@@ -245,7 +237,7 @@ export class OrdersPoller {
     // "Vanished" candidates are fixed before the list: an order committing after it is not missing.
     const candidates = registry
       .active() // every committed state is non-terminal
-      .filter((t) => t.orderId !== null && COMMITTED_STATES.includes(t.state))
+      .filter((t) => t.orderId !== null && isCommitted(t.state))
       .map((t) => t.key);
     const listed = await listOpenOrders(this.o.client, signal, this.o.maxPages);
     const listedIds = new Set(listed.map((w) => w.orderId));
@@ -255,14 +247,14 @@ export class OrdersPoller {
       this.guard(wire.orderId, () => {
         const tracked = this.o.unknown.resolve(wire, clock.now(), 'poll');
         if (tracked === null || !differs(tracked, wire)) return;
-        if (!COMMITTED_STATES.includes(tracked.state) && !isTerminal(tracked.state)) return;
+        if (!isCommitted(tracked.state) && !isTerminal(tracked.state)) return;
         registry.apply(tracked.key, snapshotFromWire(wire, clock.now()));
       });
     }
     for (const key of candidates) {
       signal.throwIfAborted();
       const t = registry.get(key);
-      if (t?.orderId == null || listedIds.has(t.orderId) || !COMMITTED_STATES.includes(t.state)) continue;
+      if (t?.orderId == null || listedIds.has(t.orderId) || !isCommitted(t.state)) continue;
       const orderId = t.orderId;
       let wire: Order | null;
       try {
@@ -299,8 +291,4 @@ export class OrdersPoller {
       this.o.emit({ type: 'order-error', orderId, error: err });
     }
   }
-}
-
-function isAuthFailure(err: unknown): boolean {
-  return err instanceof VenueError && scopeOf(err.code, err.status) === 'auth';
 }

@@ -1,6 +1,7 @@
 import { toWire, ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
-import type { PrepareOrderBody, Side } from '../venue/schemas.js';
+import type { PrepareOrderBody } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 
 /** Most decimal places a price may carry (venue-api.md section 8: longer is rejected, not rounded). */
 export const MAX_PRICE_DECIMALS = 10;

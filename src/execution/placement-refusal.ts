@@ -1,14 +1,15 @@
-import { classify, type VenueError } from '../venue/errors.js';
+import { classify, cooldownOf, type VenueError } from '../venue/errors.js';
 import type { PlacementOutcome } from './execution-events.js';
-import type { PlacementScope } from './placement-scope.js';
+import { cooldownMs, type PlacementScope } from './placement-scope.js';
 
 /**
  * A prepare the venue refused for good, as a typed outcome for the strategy (never a crash). The
  * intent is ended in the registry: PrepareFailed (REJECTED, with the code) for a refusal,
  * Abandoned for a transient failure the client already retried. Nothing of it can be on the book.
  *
- * RATE_LIMITED and MAX_OPEN_ORDERS also hold the whole pipeline back (`cooldown`): the venue's
- * limits are per party, so the next intent would meet the same answer.
+ * A code whose classification names a cooldown (RATE_LIMITED, MAX_OPEN_ORDERS) also holds the
+ * whole pipeline back: the venue's limits are per party, so the next intent would meet the same
+ * answer.
  */
 export function prepareRefused(
   scope: PlacementScope,
@@ -18,22 +19,24 @@ export function prepareRefused(
 ): PlacementOutcome {
   const { ctx, cfg } = scope.env;
   const fail = (): void => void ctx.mustApply(key, { type: 'PrepareFailed', code: err.code, at: ctx.now() });
+  // A party-wide limit (the classification names its cooldown) holds the whole pipeline back.
+  const cooldown = cooldownOf(err.code);
+  if (cooldown !== null) {
+    fail();
+    scope.env.cooldown(cooldownMs(cfg, cooldown), err.code);
+  }
   switch (err.code) {
     case 'LEDGER_COMMAND_REJECTED':
       // Checked and backed off already; also how the venue refuses a missing preapproval.
       fail();
       return scope.out({ kind: 'ledger-rejected', attempts });
     case 'RATE_LIMITED':
-      fail();
-      scope.env.cooldown(cfg.rateLimitCooldownMs, err.code);
       return scope.out({
         kind: 'rate-limited',
         retryAfterMs: cfg.rateLimitCooldownMs,
         ...(err.limit === undefined ? {} : { limit: err.limit }),
       });
     case 'MAX_OPEN_ORDERS':
-      fail();
-      scope.env.cooldown(cfg.maxOpenOrdersCooldownMs, err.code);
       return scope.out({
         kind: 'max-open-orders',
         ...(err.openOrders === undefined ? {} : { openOrders: err.openOrders }),

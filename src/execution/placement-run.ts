@@ -1,5 +1,4 @@
 import { timeoutSignal } from '../core/clock.js';
-import type { OrderState } from '../orders/order-state-machine.js';
 import { SlotOccupiedError } from '../orders/registry-errors.js';
 import { echoFromWire } from '../orders/wire-events.js';
 import { VenueError } from '../venue/errors.js';
@@ -8,7 +7,7 @@ import { commitDeadline } from './confirm-order.js';
 import { checkPlacementEcho } from './echo-check.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { PlacementOutcome } from './execution-events.js';
-import { isAwaiting } from './order-reads.js';
+import { isAwaitingConfirmation as isAwaiting, isBeforeSubmission } from '../orders/fsm/index.js';
 import { type FreshnessStage, intentProblem, prepareBody } from './placement-intent.js';
 import { prepareRefused } from './placement-refusal.js';
 import {
@@ -22,8 +21,6 @@ import {
 import { preparedLive, submitSigned } from './placement-submit.js';
 
 export type { PlacementConfig, PlacementEnv, PlacementJob } from './placement-scope.js';
-
-const PRE_SUBMIT: readonly OrderState[] = ['INTENT', 'PREPARING', 'PREPARED', 'SIGNED'];
 
 /**
  * One placement, steps 2–7 of the pipeline: freshness, journaled intent, prepare, exact echo
@@ -299,7 +296,7 @@ export class PlacementRun implements PlacementScope {
     ctx.alarm('internal-error', key, `placement: ${error instanceof Error ? error.message : String(error)}`);
     const order = key === null ? undefined : ctx.registry.get(key);
     try {
-      if (key !== null && order !== undefined && PRE_SUBMIT.includes(order.state)) {
+      if (key !== null && order !== undefined && isBeforeSubmission(order.state)) {
         ctx.apply(key, { type: 'Abandoned', reason: 'internal-error', at: ctx.now() });
       } else if (key !== null && order?.state === 'SUBMITTING') {
         // The submission may have gone out: it is UNKNOWN until read.

@@ -1,10 +1,10 @@
-import { isTerminal } from '../orders/order-state-machine.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import { isAwaitingConfirmation, isTerminal } from '../orders/fsm/index.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
+import type { Cooldown } from '../venue/errors.js';
 import type { Backoff } from './backoff.js';
 import type { ClientOrderIdFactory } from './client-order-id.js';
 import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
 import type { AbortCause, PlacementOutcome } from './execution-events.js';
-import { isAwaiting } from './order-reads.js';
 import type { FreshnessCheck, PlacementIntent } from './placement-intent.js';
 import type { UnknownResolver } from './unknown-resolver.js';
 
@@ -75,6 +75,11 @@ export function outcomeOfOrder(order: TrackedOrder, alreadyLive: boolean): Outco
       ? { kind: 'ended', state: order.state }
       : { kind: 'never-committed', state: order.state };
   }
-  if (isAwaiting(order.state)) return { kind: 'unresolved', state: order.state };
+  if (isAwaitingConfirmation(order.state)) return { kind: 'unresolved', state: order.state };
   return { kind: 'placed', state: order.state, alreadyLive };
+}
+
+/** The configured length of a party-wide cooldown the error classification names. */
+export function cooldownMs(cfg: PlacementConfig, cooldown: Cooldown): number {
+  return cooldown === 'rate-limit' ? cfg.rateLimitCooldownMs : cfg.maxOpenOrdersCooldownMs;
 }

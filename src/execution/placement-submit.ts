@@ -1,11 +1,13 @@
 import { timeoutSignal } from '../core/clock.js';
-import type { TerminalState } from '../orders/order-state-machine.js';
+import type { TerminalState } from '../orders/fsm/index.js';
 import { preparedLiveFromWire } from '../orders/wire-events.js';
+import { cooldownOf } from '../venue/errors.js';
 import type { Order, SigningEnvelope } from '../venue/schemas.js';
 import { delayAt, pause, raceSignal } from './backoff.js';
 import { commitDeadline, confirmOrder } from './confirm-order.js';
 import type { PlacementOutcome } from './execution-events.js';
-import { isAwaiting, refreshOrder } from './order-reads.js';
+import { refreshOrder } from './order-reads.js';
+import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import { READ_SLACK_MS, outcomeOfOrder, type PlacementScope } from './placement-scope.js';
 import { alarmOnTamper } from './tamper-alarm.js';
 import type { Resolution } from './unknown-resolver.js';
@@ -52,8 +54,8 @@ export async function submitSigned(
       ctx.mustApply(key, { type: 'CacheExpired', at: ctx.now() });
       return 'reprepare';
     }
-    if (code === 'RATE_LIMITED' || code === 'MAX_OPEN_ORDERS') {
-      // 429: nothing was dispatched; the same signed transaction may go again while it is young.
+    if (cooldownOf(code) !== null) {
+      // 429 (RATE_LIMITED, MAX_OPEN_ORDERS): nothing was dispatched; the same signed transaction may go again while it is young.
       ctx.mustApply(key, { type: 'SubmitThrottled', at: ctx.now() });
       const delayMs = delayAt(cfg.throttleBackoff, throttled++);
       if (throttled > cfg.maxResubmits || ctx.now() + delayMs - sentAt > cfg.submitAgeLimitMs) {
@@ -116,7 +118,7 @@ export async function confirmPlaced(scope: PlacementScope, key: string): Promise
 export async function resolveUnknown(scope: PlacementScope, key: string): Promise<PlacementOutcome> {
   const { ctx, cfg, resolver } = scope.env;
   const { order } = await refreshOrder(ctx, key, scope.job.signal);
-  if (!isAwaiting(order.state)) return scope.out(outcomeOfOrder(order, false));
+  if (!isAwaitingConfirmation(order.state)) return scope.out(outcomeOfOrder(order, false));
   const resolving = resolver.track(key);
   if (cfg.afterUnknown === 'proceed') return scope.out({ kind: 'unresolved', state: order.state });
   const left = commitDeadline(order, cfg.deadlineMarginMs) + READ_SLACK_MS - ctx.now();

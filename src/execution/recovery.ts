@@ -4,17 +4,21 @@ import type { OrderRegistry, SlotViolation } from '../orders/order-registry.js';
 import {
   PREPARED_TX_LIFETIME_MS,
   TERMINAL_STATES,
+  holdsPreparedTransaction,
+  isAwaitingConfirmation,
+  isBeforeSubmission,
+  isCommitted,
+  isSubmitted,
   isTerminal,
   type OrderEvent,
   type OrderState,
   type TrackedOrder,
-} from '../orders/order-state-machine.js';
+} from '../orders/fsm/index.js';
 import { preparedLiveFromWire, snapshotFromWire } from '../orders/wire-events.js';
 import type { Order } from '../venue/schemas.js';
 import { DEFAULT_DEADLINE_MARGIN_MS } from './confirm-order.js';
 import { hasCommitEvidence } from './execution-context.js';
 import {
-  COMMITTED_STATES,
   differs,
   listOpenOrders,
   readOrder,
@@ -103,7 +107,9 @@ export interface RecoveryOptions {
 }
 
 /** States a VenueSnapshot is illegal in (nothing of ours can be on the book) or left to settle(). */
-const UNREADABLE: readonly OrderState[] = ['INTENT', 'PREPARING', 'PREPARED', 'SIGNED', 'SUBMITTING'];
+function unreadable(state: OrderState): boolean {
+  return isBeforeSubmission(state) || state === 'SUBMITTING';
+}
 
 /** Runs recovery; see the module doc. Throws when a venue read fails (start again later). */
 export async function recover(options: RecoveryOptions): Promise<RecoveryReport> {
@@ -138,7 +144,7 @@ class Recovery {
     await this.reconcileOpenList();
     const pending = registry
       .active()
-      .filter((t) => t.state === 'SUBMITTED' || t.state === 'UNKNOWN')
+      .filter((t) => isSubmitted(t.state))
       .map((t) => t.key);
     return {
       restored: stored.length,
@@ -152,23 +158,16 @@ class Recovery {
   }
 
   private async settle(order: TrackedOrder): Promise<RecoveryAction> {
-    switch (order.state) {
-      case 'INTENT':
-      case 'PREPARING':
-        return this.settlePrePrepare(order);
-      case 'PREPARED':
-      case 'SIGNED':
-        return this.settleUnsubmitted(order);
-      case 'SUBMITTING':
-        this.apply(order.key, { type: 'SubmitAmbiguous', code: 'RECOVERY_ANSWER_LOST', at: this.now() });
-        return this.settleInFlight(this.o.registry.get(order.key)!);
-      case 'SUBMITTED':
-      case 'UNKNOWN':
-        return this.settleInFlight(order);
-      default:
-        if (COMMITTED_STATES.includes(order.state)) return this.settleCommitted(order);
-        return 'unchanged';
+    const state = order.state;
+    if (holdsPreparedTransaction(state)) return this.settleUnsubmitted(order);
+    if (isBeforeSubmission(state)) return this.settlePrePrepare(order);
+    if (state === 'SUBMITTING') {
+      this.apply(order.key, { type: 'SubmitAmbiguous', code: 'RECOVERY_ANSWER_LOST', at: this.now() });
+      return this.settleInFlight(this.o.registry.get(order.key)!);
     }
+    if (isAwaitingConfirmation(state)) return this.settleInFlight(order);
+    if (isCommitted(state)) return this.settleCommitted(order);
+    return 'unchanged';
   }
 
   private async settlePrePrepare(order: TrackedOrder): Promise<RecoveryAction> {
@@ -248,7 +247,7 @@ class Recovery {
         if (adopted !== undefined && adopted.cancelReason !== null) this.cancels.push(adopted.key);
         continue;
       }
-      if (UNREADABLE.includes(tracked.state) || !differs(tracked, wire)) continue;
+      if (unreadable(tracked.state) || !differs(tracked, wire)) continue;
       this.apply(tracked.key, snapshotFromWire(wire, this.now()));
       const after = registry.get(tracked.key)!;
       if (after.state === 'CANCEL_REQUESTED' && !this.cancels.includes(after.key))

@@ -1,4 +1,4 @@
-import { scopeOf, type VenueError } from '../venue/errors.js';
+import { isTamperFailure, type VenueError } from '../venue/errors.js';
 import type { ExecutionContext } from './execution-context.js';
 
 /**
@@ -13,7 +13,7 @@ export function alarmOnTamper(
   key: string,
   err: VenueError,
 ): boolean {
-  if (scopeOf(err.code, err.status) !== 'tamper') return false;
+  if (!isTamperFailure(err)) return false;
   const detail = `${operation} refused before sending: ${err.message}`;
   ctx.emit({ type: 'echo-refused', operation, key, detail, at: ctx.now() });
   ctx.alarm('echo-mismatch', key, detail);

@@ -1,6 +1,7 @@
-import type { OrderState } from '../orders/order-state-machine.js';
+import type { OrderState } from '../orders/fsm/index.js';
 import { backoff, type Backoff } from './backoff.js';
-import { DEFAULT_DEADLINE_MARGIN_MS, confirmOrder, isAwaiting, type ConfirmResult } from './confirm-order.js';
+import { DEFAULT_DEADLINE_MARGIN_MS, confirmOrder, type ConfirmResult } from './confirm-order.js';
+import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import { ExecutionContext, hasCommitEvidence, type ExecutionDeps } from './execution-context.js';
 
 /** How a tracked order left SUBMITTED/UNKNOWN (or why tracking stopped). */
@@ -81,7 +82,7 @@ export class UnknownResolver {
   trackAll(): Promise<Resolution>[] {
     return this.ctx.registry
       .all({ foreign: false })
-      .filter((o) => isAwaiting(o.state))
+      .filter((o) => isAwaitingConfirmation(o.state))
       .map((o) => this.track(o.key));
   }
 
@@ -98,7 +99,7 @@ export class UnknownResolver {
     try {
       if (this.closing.signal.aborted) return { key, state: ctx.order(key).state, kind: 'closed' };
       // Nothing to resolve (already settled, e.g. by another loop or the poller): report quietly.
-      const wasAwaiting = isAwaiting(ctx.order(key).state);
+      const wasAwaiting = isAwaitingConfirmation(ctx.order(key).state);
       if (ctx.order(key).state === 'SUBMITTING') {
         ctx.apply(key, { type: 'SubmitAmbiguous', code: 'ORPHANED_SUBMISSION', at: ctx.now() });
       }

@@ -13,12 +13,7 @@ export type {
 } from './market-snapshot.js';
 export { MarketState } from './market-state.js';
 export type { BookApply, MarketSource, MarketStateCounters, MarketStateOptions } from './market-state.js';
-export {
-  DEFAULT_MARKET_POLL_TIMEOUTS,
-  MarketPollers,
-  createMarketPollers,
-  isAuthError,
-} from './market-pollers.js';
+export { DEFAULT_MARKET_POLL_TIMEOUTS, MarketPollers, createMarketPollers } from './market-pollers.js';
 export type { MarketPollTimeouts, MarketPollersOptions, MarketVenue } from './market-pollers.js';
 export { appendMid, midPrice } from './mid-history.js';
 export type { MidHistoryLimits } from './mid-history.js';

@@ -3,7 +3,7 @@ import { Poller, type PollerStats } from '../core/poller.js';
 import type { MarketConfig } from '../config/sections/market.js';
 import { MIN_BALANCES_POLL_MS, MIN_BOOK_POLL_MS } from '../config/sections/market.js';
 import type { VenueClient } from '../venue/client.js';
-import { VenueError, scopeOf } from '../venue/errors.js';
+import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 import { MarketState } from './market-state.js';
 
 /** The venue reads the market pollers make (a fake in tests). */
@@ -45,14 +45,6 @@ export interface MarketPollersOptions {
   readonly random?: () => number;
   /** Each failed run, with the poller's name (`book:BTC/USDC`, `balances`…). Must not throw. */
   readonly onError?: (poller: string, error: unknown) => void;
-}
-
-/**
- * True when `err` says the API key cannot work: scope `auth` in the error table (the 401 codes
- * of section 5, AUTH_NOT_CONFIGURED, an unnamed code with status 401).
- */
-export function isAuthError(err: unknown): boolean {
-  return err instanceof VenueError && scopeOf(err.code, err.status) === 'auth';
 }
 
 /**
@@ -105,7 +97,7 @@ export class MarketPollers {
         ...(options.random === undefined ? {} : { random: options.random }),
         onError: (err) => options.onError?.(name, err),
         // A refused API key lasts until an operator acts (the account recheck watches for it).
-        failureBackoff: { maxMs: Math.max(60_000, intervalMs), when: isAuthError },
+        failureBackoff: { maxMs: Math.max(60_000, intervalMs), when: isCredentialFailure },
       });
       this.byName.set(name, poller);
     };
@@ -113,8 +105,8 @@ export class MarketPollers {
       try {
         return await read();
       } catch (err) {
-        if (isAuthError(err)) state.recordAuthFailure();
-        else if (err instanceof VenueError && err.code === 'MARKET_MAKER_SUSPENDED') state.recordSuspended();
+        if (isCredentialFailure(err)) state.recordAuthFailure();
+        else if (isAccountFailure(err)) state.recordSuspended();
         throw err;
       }
     };

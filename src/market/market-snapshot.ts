@@ -1,5 +1,5 @@
 import type { Dec } from '../core/decimal.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 
 /**
  * What the pollers know about the market at one instant. The strategy, the reconciler and the

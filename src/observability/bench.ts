@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 
 import { Dec } from '../core/decimal.js';
 import { ExecutionEventHub, type Stage } from '../execution/execution-events.js';
-import { ORDER_STATES, type OrderState } from '../orders/order-state-machine.js';
+import { ORDER_STATES, type OrderState } from '../orders/fsm/index.js';
 import { ENDPOINTS } from '../venue/endpoints.js';
 import { VenueError } from '../venue/errors.js';
 import { bindExecutionEvents } from './bind-events.js';

@@ -5,7 +5,7 @@ import type {
   OrderEffect,
   RotatedEffect,
   TerminalEffect,
-} from '../orders/order-state-machine.js';
+} from '../orders/fsm/index.js';
 import type { Metrics } from './create-metrics.js';
 import { sideLabel, snake } from './labels.js';
 import { toMetricNumber } from './metric-number.js';

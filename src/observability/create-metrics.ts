@@ -1,7 +1,7 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 
 import type { ExecutionAlarmReason } from '../execution/execution-events.js';
-import { ORDER_STATES } from '../orders/order-state-machine.js';
+import { ORDER_STATES } from '../orders/fsm/index.js';
 import { buildInfo, type BuildInfo } from './build-info.js';
 import { ACCOUNT_STATUSES, createControlMetrics, type ControlMetrics } from './control-metrics.js';
 import { EventLoopMonitor } from './event-loop-monitor.js';

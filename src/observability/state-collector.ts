@@ -1,4 +1,4 @@
-import { ORDER_STATES } from '../orders/order-state-machine.js';
+import { ORDER_STATES } from '../orders/fsm/index.js';
 import type { Metrics } from './create-metrics.js';
 import { ACCOUNT_STATUSES, RISK_STATES, accountStatusLabel } from './control-metrics.js';
 import { sideLabel, snake } from './labels.js';

@@ -1,7 +1,7 @@
 import type { Dec } from '../core/decimal.js';
-import type { OrderState } from '../orders/order-state-machine.js';
+import type { OrderState } from '../orders/fsm/index.js';
 import type { PairRiskState } from '../risk/risk-types.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 
 /**
  * What the daemon exposes, read-only, for the state-derived metrics, `/status` and `/readyz`.

@@ -1,6 +1,6 @@
 import type { Dec } from '../core/decimal.js';
 import { toWire } from '../core/decimal.js';
-import { ORDER_STATES, type OrderState } from '../orders/order-state-machine.js';
+import { ORDER_STATES, type OrderState } from '../orders/fsm/index.js';
 import { summarizeQuotes } from './quote-summary.js';
 import type { Readiness } from './readiness.js';
 import type { DaemonStateView, LiveQuoteView } from './state-view.js';

@@ -1,6 +1,7 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
-import type { Order, Side } from '../venue/schemas.js';
+import type { Order } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import {
   ORDER_STATES,
   apply as applyEvent,
@@ -10,14 +11,8 @@ import {
   newForeign,
   newIntent,
   remaining,
-} from './order-state-machine.js';
-import type {
-  IntentInput,
-  OrderEffect,
-  OrderEvent,
-  OrderState,
-  TrackedOrder,
-} from './order-state-machine.js';
+} from './fsm/index.js';
+import type { IntentInput, OrderEffect, OrderEvent, OrderState, TrackedOrder } from './fsm/index.js';
 import {
   ObserverError,
   OrderConflictError,

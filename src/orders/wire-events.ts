@@ -1,12 +1,6 @@
 import { dec } from '../core/decimal.js';
 import type { Order } from '../venue/schemas.js';
-import type {
-  ForeignInput,
-  OrderEcho,
-  PreparedLive,
-  VenueSnapshot,
-  VenueView,
-} from './order-state-machine.js';
+import type { ForeignInput, OrderEcho, PreparedLive, VenueSnapshot, VenueView } from './fsm/index.js';
 
 /**
  * Translations from the venue's wire `Order` to the state machine's inputs, so pollers and the

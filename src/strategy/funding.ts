@@ -1,7 +1,7 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { BalanceView, OwnOrderView } from '../market/market-snapshot.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import type { DesiredQuote, FundsLock, QuoteSkip } from './quote-types.js';
 import { floorToStep, meetsMinNotional } from './spread-levels.js';
 

@@ -1,6 +1,6 @@
 import { Dec, ZERO } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import { ceilToStep, floorToStep } from './spread-levels.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Dec } from '../core/decimal.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 
 /** A quote the strategy wants on the book. */
 export interface DesiredQuote {

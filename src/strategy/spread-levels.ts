@@ -1,5 +1,5 @@
 import { Dec, ZERO } from '../core/decimal.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import type { PairStrategyParams, SizeUnit } from './params.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Dec } from '../core/decimal.js';
 import type { BalanceView, MarketSnapshot, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
-import type { Side } from '../venue/schemas.js';
+import type { Side } from '../core/order-terms.js';
 import {
   type FundingCandidate,
   type PairInstruments,

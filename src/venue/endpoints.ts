@@ -1,4 +1,4 @@
-import type { KnownOrderStatus } from './order-status.js';
+import type { KnownOrderStatus } from '../core/order-status.js';
 import type { Side } from './schemas.js';
 
 /**

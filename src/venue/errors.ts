@@ -66,6 +66,32 @@ export type Disposition = 'retryable' | 'fatal' | 'ambiguous';
 /** The kinds of call, which differ in what an unanswered request may have done. */
 export type CallKind = 'read' | 'prepare' | 'submit';
 
+/**
+ * What an error says beyond the call that met it, so callers ask one predicate instead of keeping
+ * their own set of codes:
+ * - `credential`: the API key cannot work (missing, unknown, revoked, expired, the venue's key
+ *   auth not configured): nothing authenticated can succeed until the key is fixed;
+ * - `account`: the account cannot place (suspended or disabled); cancels still work;
+ * - `party-limit`: a limit of the whole party (rate, open orders, funds, one placement in flight
+ *   on the ledger): the next intent would meet the same answer;
+ * - `order`: about this order or request only;
+ * - `transport`: the call failed on the way (timeout, network, a broken body, a 5xx);
+ * - `tamper`: the venue asked for something we must never do (send a signed transaction to a
+ *   host other than the configured submit origin): the same alarm as a prepared transaction that
+ *   differs from the intent.
+ */
+export type ErrorScope = 'credential' | 'account' | 'party-limit' | 'order' | 'transport' | 'tamper';
+
+/** A party-wide pause after a refusal; its length is configured (`execution.*CooldownMs`). */
+export type Cooldown = 'rate-limit' | 'max-open-orders';
+
+/** One row of the classification: a disposition per kind of call, the scope, the cooldown. */
+export interface Classification extends Readonly<Record<CallKind, Disposition>> {
+  readonly scope: ErrorScope;
+  /** The party-wide pause the refusal asks for, when it asks for one. */
+  readonly cooldown?: Cooldown;
+}
+
 type Row = Readonly<Record<CallKind, Disposition>>;
 const R: Row = { read: 'retryable', prepare: 'retryable', submit: 'retryable' };
 const F: Row = { read: 'fatal', prepare: 'fatal', submit: 'fatal' };
@@ -74,70 +100,95 @@ const T: Row = { read: 'retryable', prepare: 'retryable', submit: 'ambiguous' };
 
 /**
  * The one classification table (spec section 7, "Retry policy"). Anything an HTTP status
- * alone decides (a 5xx with an unknown code) is settled in {@link classify}.
+ * alone decides (a 5xx with an unknown code, a 401 without one) is settled in {@link classify}
+ * and {@link scopeOf}.
  */
-export const CLASSIFICATION: Readonly<Record<ErrorCode, Row>> = {
-  MISSING_API_KEY: F,
-  INVALID_API_KEY: F,
-  API_KEY_REVOKED: F,
-  API_KEY_EXPIRED: F,
-  MARKET_MAKER_SUSPENDED: F,
-  PAIR_NOT_ALLOWED: F,
-  INVALID_CLIENT_ORDER_ID: F,
-  VALIDATION_ERROR: F,
+export const CLASSIFICATION: Readonly<Record<ErrorCode, Classification>> = {
+  MISSING_API_KEY: { ...F, scope: 'credential' },
+  INVALID_API_KEY: { ...F, scope: 'credential' },
+  API_KEY_REVOKED: { ...F, scope: 'credential' },
+  API_KEY_EXPIRED: { ...F, scope: 'credential' },
+  MARKET_MAKER_SUSPENDED: { ...F, scope: 'account' },
+  PAIR_NOT_ALLOWED: { ...F, scope: 'order' },
+  INVALID_CLIENT_ORDER_ID: { ...F, scope: 'order' },
+  VALIDATION_ERROR: { ...F, scope: 'order' },
   // Retryable only once funds free up; the strategy decides, the client never retries it.
-  INSUFFICIENT_BALANCE: F,
+  INSUFFICIENT_BALANCE: { ...F, scope: 'party-limit' },
   // Also covers a submission timeout and a concurrent prepare: check the order first.
-  LEDGER_COMMAND_REJECTED: { read: 'fatal', prepare: 'ambiguous', submit: 'ambiguous' },
-  MAX_OPEN_ORDERS: { read: 'fatal', prepare: 'retryable', submit: 'retryable' },
-  RATE_LIMITED: R,
+  LEDGER_COMMAND_REJECTED: { read: 'fatal', prepare: 'ambiguous', submit: 'ambiguous', scope: 'party-limit' },
+  MAX_OPEN_ORDERS: {
+    read: 'fatal',
+    prepare: 'retryable',
+    submit: 'retryable',
+    scope: 'party-limit',
+    cooldown: 'max-open-orders',
+  },
+  RATE_LIMITED: { ...R, scope: 'party-limit', cooldown: 'rate-limit' },
   // Past the 5-minute deadline nothing can commit; prepare again.
-  CACHE_EXPIRED: { read: 'fatal', prepare: 'fatal', submit: 'fatal' },
-  CONTRACT_NOT_FOUND: F,
-  ORDER_ALREADY_FILLED: F,
-  ORDER_ALREADY_CANCELLED: F,
-  NOT_SUPPORTED: F,
-  AUTH_NOT_CONFIGURED: F,
-  INTERNAL_ERROR: T,
-  CLIENT_UNKNOWN_CODE: F,
+  CACHE_EXPIRED: { ...F, scope: 'order' },
+  CONTRACT_NOT_FOUND: { ...F, scope: 'order' },
+  ORDER_ALREADY_FILLED: { ...F, scope: 'order' },
+  ORDER_ALREADY_CANCELLED: { ...F, scope: 'order' },
+  NOT_SUPPORTED: { ...F, scope: 'order' },
+  AUTH_NOT_CONFIGURED: { ...F, scope: 'credential' },
+  INTERNAL_ERROR: { ...T, scope: 'transport' },
+  CLIENT_UNKNOWN_CODE: { ...F, scope: 'order' },
   // A broken body on a 2xx submit still means the host accepted something.
-  CLIENT_PROTOCOL: { read: 'retryable', prepare: 'retryable', submit: 'ambiguous' },
-  CLIENT_TIMEOUT: T,
-  CLIENT_NETWORK: T,
-  CLIENT_ABORTED: { read: 'fatal', prepare: 'fatal', submit: 'ambiguous' },
-  CLIENT_SUBMIT_URL_REFUSED: F,
-  CLIENT_INSECURE_URL: F,
+  CLIENT_PROTOCOL: { read: 'retryable', prepare: 'retryable', submit: 'ambiguous', scope: 'transport' },
+  CLIENT_TIMEOUT: { ...T, scope: 'transport' },
+  CLIENT_NETWORK: { ...T, scope: 'transport' },
+  CLIENT_ABORTED: { read: 'fatal', prepare: 'fatal', submit: 'ambiguous', scope: 'transport' },
+  CLIENT_SUBMIT_URL_REFUSED: { ...F, scope: 'tamper' },
+  CLIENT_INSECURE_URL: { ...F, scope: 'transport' },
 };
 
-/**
- * What an error says beyond the call that met it, in the same one place as the dispositions:
- * - `call`: about this call only;
- * - `auth`: the API key cannot work (missing, unknown, revoked, expired, the venue's key auth not
- *   configured) — nothing authenticated can succeed until the key is fixed;
- * - `account`: the account cannot place (suspended or disabled) — cancels still work;
- * - `tamper`: the venue asked for something we must never do (send a signed transaction to a
- *   host other than the configured submit origin): the same alarm as a prepared transaction that
- *   differs from the intent.
- */
-export type ErrorScope = 'call' | 'auth' | 'account' | 'tamper';
-
-const SCOPE: Readonly<Partial<Record<ErrorCode, ErrorScope>>> = {
-  MISSING_API_KEY: 'auth',
-  INVALID_API_KEY: 'auth',
-  API_KEY_REVOKED: 'auth',
-  API_KEY_EXPIRED: 'auth',
-  AUTH_NOT_CONFIGURED: 'auth',
-  MARKET_MAKER_SUSPENDED: 'account',
-  CLIENT_SUBMIT_URL_REFUSED: 'tamper',
-};
+/** True when `code` is a code of the union (a venue code or a client one). */
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(CLASSIFICATION, code);
+}
 
 /**
  * The scope of an error code (see {@link ErrorScope}); a code the venue did not name with status
- * 401 is `auth`. Accepts any string (a placement outcome carries its code as one).
+ * 401 is `credential`, with a 5xx `transport`. Accepts any string (a placement outcome carries
+ * its code as one, and may carry a local code such as `INVALID_INTENT`: scope `order`).
  */
 export function scopeOf(code: string, status?: number): ErrorScope {
-  if (code === 'CLIENT_UNKNOWN_CODE' && status === 401) return 'auth';
-  return SCOPE[code as ErrorCode] ?? 'call';
+  if (code === 'CLIENT_UNKNOWN_CODE' && status === 401) return 'credential';
+  if (code === 'CLIENT_UNKNOWN_CODE' && status !== undefined && status >= 500) return 'transport';
+  return isErrorCode(code) ? CLASSIFICATION[code].scope : 'order';
+}
+
+/** The party-wide pause a code asks for, or null. */
+export function cooldownOf(code: string): Cooldown | null {
+  return isErrorCode(code) ? (CLASSIFICATION[code].cooldown ?? null) : null;
+}
+
+function scopeOfFailure(failure: unknown): ErrorScope | null {
+  if (typeof failure === 'string') return scopeOf(failure);
+  return failure instanceof VenueError ? scopeOf(failure.code, failure.status) : null;
+}
+
+/**
+ * True when the failure (a {@link VenueError}, or the code an outcome carries) says the API key
+ * cannot work: scope `credential`. Anything else is false.
+ */
+export function isCredentialFailure(failure: unknown): boolean {
+  return scopeOfFailure(failure) === 'credential';
+}
+
+/** True when the failure says the account cannot place (scope `account`). */
+export function isAccountFailure(failure: unknown): boolean {
+  return scopeOfFailure(failure) === 'account';
+}
+
+/** True when the failure is a limit of the whole party (scope `party-limit`). */
+export function isPartyLimit(failure: unknown): boolean {
+  return scopeOfFailure(failure) === 'party-limit';
+}
+
+/** True when the venue asked for something never done (scope `tamper`). */
+export function isTamperFailure(failure: unknown): boolean {
+  return scopeOfFailure(failure) === 'tamper';
 }
 
 /** Extra fields the venue attaches to particular codes (section 2, "Error body"). */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { DECIMAL_STRING } from '../core/decimal.js';
+import {
+  KNOWN_ORDER_TYPES,
+  SIDES,
+  type OrderType as DomainOrderType,
+  type Side as DomainSide,
+} from '../core/order-terms.js';
 
 /**
  * Wire schemas for every resource in the venue contract (`venue-api.md` section 2). Every
@@ -13,18 +19,18 @@ import { DECIMAL_STRING } from '../core/decimal.js';
 /** A decimal string as the venue sends it. */
 export const DecimalString = z.string().regex(DECIMAL_STRING, 'decimal string');
 
-/** Order sides. */
-export const Side = z.enum(['BUY', 'SELL']);
-export type Side = z.infer<typeof Side>;
+/** Order sides (the domain's {@link SIDES}). */
+export const Side = z.enum(SIDES);
+export type Side = DomainSide;
 
 /** Order types. Other values: not shown in the contract, so unknown strings are kept. */
-export const OrderType = z.union([z.enum(['LIMIT', 'MARKET']), z.string()]);
-export type OrderType = z.infer<typeof OrderType>;
+export const OrderType = z.union([z.enum(KNOWN_ORDER_TYPES), z.string()]);
+export type OrderType = DomainOrderType;
 
 /**
  * Venue order statuses. The contract names the resting ones (OPEN, PARTIALLY_FILLED,
  * PENDING_TRIGGER); the terminal names are the ones the simulator uses and are documented in
- * `src/venue/order-status.ts`. Unknown strings are kept, never rejected.
+ * `src/core/order-status.ts`. Unknown strings are kept, never rejected.
  */
 export const OrderStatus = z.string();
 

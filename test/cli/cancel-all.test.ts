@@ -1,29 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cancelResult } from '../../src/cli/cancel-all.js';
 import { dec } from '../../src/core/decimal.js';
-import type { PlacementOutcome } from '../../src/execution/execution-events.js';
-import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import type { SimHarness } from '../helpers/sim-harness.js';
-import { startOperatorEnv, type JournalOrder, type OperatorEnv } from './support/operator-env.js';
+import { useOperatorEnv, type OperatorEnv } from './support/operator-env.js';
 
 let t: OperatorEnv;
 let h: SimHarness;
 let env: NodeJS.ProcessEnv;
 let storePath: string;
 
-beforeEach(async () => {
-  t = await startOperatorEnv('cancel-all');
-  ({ h, env, storePath } = t);
+useOperatorEnv('cancel-all', (e) => {
+  t = e;
+  ({ h, env, storePath } = e);
 });
-afterEach(async () => {
-  await t.close();
-});
-
-const cli = (argv: string[], e?: NodeJS.ProcessEnv): ReturnType<OperatorEnv['cli']> => t.cli(argv, e);
-const placeThroughJournal = (orders: JournalOrder[]): Promise<PlacementOutcome[]> =>
-  t.placeThroughJournal(orders);
 
 function resting(): string[] {
   return h.venue.truth
@@ -39,7 +31,7 @@ function cancelCalls(): number {
 
 describe('ledger-mm cancel-all', () => {
   it('--yes cancels every resting order (journaled and foreign) and leaves nothing resting', async () => {
-    const ours = await placeThroughJournal([
+    const ours = await t.placeThroughJournal([
       { side: 'BUY', price: '60000', quantity: '0.01' },
       { side: 'SELL', price: '70000', quantity: '0.01' },
     ]);
@@ -47,7 +39,7 @@ describe('ledger-mm cancel-all', () => {
     const ids = [...ours.map((o) => o.orderId!), foreign.orderId];
     expect(resting()).toEqual([...ids].sort());
 
-    const run = await cli(['cancel-all', '--yes']);
+    const run = await t.cli(['cancel-all', '--yes']);
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/3 resting orders, cancelling \(at most 4 at once\)/);
@@ -77,11 +69,11 @@ describe('ledger-mm cancel-all', () => {
   });
 
   it('without --yes is a dry run: lists what it would cancel and cancels nothing', async () => {
-    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const [ours] = await t.placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
     const foreign = await h.place({ side: 'SELL', price: '70000', quantity: '0.02' });
     const before = resting();
 
-    const run = await cli(['cancel-all']);
+    const run = await t.cli(['cancel-all']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/dry run/);
     expect(run.out).toMatch(new RegExp(`${ours!.orderId}\\s.*\\sOPEN\\s.*\\sOPEN\\n`));
@@ -93,12 +85,12 @@ describe('ledger-mm cancel-all', () => {
   });
 
   it('refuses while another journal (a daemon) holds the store, before cancelling anything', async () => {
-    await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    await t.placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
     const before = resting();
     const callsBefore = h.venue.truth.calls().length;
     const daemon = openJournal<TrackedOrder>({ path: storePath });
     try {
-      const run = await cli(['cancel-all', '--yes']);
+      const run = await t.cli(['cancel-all', '--yes']);
       expect(run.code).toBe(1);
       expect(run.err).toContain(
         'stop the daemon first (or send it SIGTERM: it cancels its orders on shutdown)',
@@ -108,7 +100,7 @@ describe('ledger-mm cancel-all', () => {
       expect(h.venue.truth.calls()).toHaveLength(callsBefore);
 
       // The dry run still works next to the daemon, and warns that --yes would refuse.
-      const dry = await cli(['cancel-all']);
+      const dry = await t.cli(['cancel-all']);
       expect(dry.code).toBe(0);
       expect(dry.out).toMatch(/holds the store .* --yes would refuse: stop the daemon first/);
     } finally {
@@ -119,11 +111,11 @@ describe('ledger-mm cancel-all', () => {
   });
 
   it('--pair cancels only that pair; the other pair keeps resting', async () => {
-    const [btc, eth] = await placeThroughJournal([
+    const [btc, eth] = await t.placeThroughJournal([
       { side: 'BUY', price: '60000', quantity: '0.01' },
       { pair: 'ETH/USDC', side: 'BUY', price: '3000', quantity: '0.1' },
     ]);
-    const run = await cli(['cancel-all', '--pair', 'ETH/USDC', '--yes']);
+    const run = await t.cli(['cancel-all', '--pair', 'ETH/USDC', '--yes']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(new RegExp(`cancelled\\s+${eth!.orderId}`));
     expect(run.out).not.toContain(btc!.orderId!);
@@ -132,13 +124,13 @@ describe('ledger-mm cancel-all', () => {
   });
 
   it("an order cancelled behind the journal's back is not cancelled again; the journal is settled", async () => {
-    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const [ours] = await t.placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
     // The venue state moves on behind the journal's back: the order is cancelled by someone else.
     await h.cancel(h.venue.truth.order(ours!.orderId!)!.contractId!);
     expect(resting()).toEqual([]);
     // Nothing rests, so there is nothing to cancel; the journal still thinks it is OPEN and
     // the reconciliation settles it.
-    const run = await cli(['cancel-all', '--yes']);
+    const run = await t.cli(['cancel-all', '--yes']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/0 resting orders/);
     const j = openJournal<TrackedOrder>({ path: storePath, readOnly: true });
@@ -150,7 +142,7 @@ describe('ledger-mm cancel-all', () => {
   });
 
   it('reports a stranded order as stranded, cancels the rest, and exits 1 while it still rests', async () => {
-    const [buy, sell] = await placeThroughJournal([
+    const [buy, sell] = await t.placeThroughJournal([
       { side: 'BUY', price: '60000', quantity: '0.01' },
       { side: 'SELL', price: '70000', quantity: '0.01' },
     ]);
@@ -170,7 +162,7 @@ describe('ledger-mm cancel-all', () => {
       j.close();
     }
 
-    const run = await cli(['cancel-all', '--yes']);
+    const run = await t.cli(['cancel-all', '--yes']);
     expect(run.code).toBe(1);
     expect(run.out).toMatch(new RegExp(`stranded\\s+${buy!.orderId}.*the venue's operator must clear it`));
     expect(run.out).toMatch(new RegExp(`cancelled\\s+${sell!.orderId}`));
@@ -191,12 +183,12 @@ describe('ledger-mm cancel-all', () => {
   });
 
   it('ends with exit 2 before any venue call on invalid configuration or without a signing key', async () => {
-    const bad = await cli(['cancel-all', '--yes'], { ...env, LEDGER_MM_BASE_URL: 'not a url' });
+    const bad = await t.cli(['cancel-all', '--yes'], { ...env, LEDGER_MM_BASE_URL: 'not a url' });
     expect(bad.code).toBe(2);
-    const noKey = await cli(['cancel-all', '--yes'], { ...env, LEDGER_MM_SIGNING_KEY_FILE: '' });
+    const noKey = await t.cli(['cancel-all', '--yes'], { ...env, LEDGER_MM_SIGNING_KEY_FILE: '' });
     expect(noKey.code).toBe(2);
     expect(noKey.err).toMatch(/no signing key configured/);
-    const noApiKey = await cli(['cancel-all'], { ...env, LEDGER_MM_API_KEY: '' });
+    const noApiKey = await t.cli(['cancel-all'], { ...env, LEDGER_MM_API_KEY: '' });
     expect(noApiKey.code).toBe(2);
     expect(h.venue.truth.calls()).toHaveLength(0);
   });
@@ -219,7 +211,7 @@ describe('ledger-mm cancel-all', () => {
   });
 
   it('--help prints the usage', async () => {
-    const run = await cli(['cancel-all', '--help']);
+    const run = await t.cli(['cancel-all', '--help']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^Usage: ledger-mm cancel-all/);
     expect(run.out).toMatch(/--yes/);

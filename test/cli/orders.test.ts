@@ -1,31 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PlacementOutcome } from '../../src/execution/execution-events.js';
+import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/orders/journal/index.js';
-import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../src/orders/fsm/index.js';
 import type { SimHarness } from '../helpers/sim-harness.js';
-import {
-  journalUnknownOrder,
-  startOperatorEnv,
-  type JournalOrder,
-  type OperatorEnv,
-} from './support/operator-env.js';
+import { journalUnknownOrder, useOperatorEnv, type OperatorEnv } from './support/operator-env.js';
 
 let t: OperatorEnv;
 let h: SimHarness;
 let env: NodeJS.ProcessEnv;
 let storePath: string;
 
-beforeEach(async () => {
-  t = await startOperatorEnv('orders');
-  ({ h, env, storePath } = t);
+useOperatorEnv('orders', (e) => {
+  t = e;
+  ({ h, env, storePath } = e);
 });
-afterEach(async () => {
-  await t.close();
-});
-
-const cli = (argv: string[], e?: NodeJS.ProcessEnv): ReturnType<OperatorEnv['cli']> => t.cli(argv, e);
-const placeThroughJournal = (orders: JournalOrder[]): Promise<PlacementOutcome[]> =>
-  t.placeThroughJournal(orders);
 
 interface OrdersJson {
   source: string;
@@ -47,10 +34,10 @@ interface OrdersJson {
 
 describe('ledger-mm orders', () => {
   it('lists the venue orders, marking the journal-known one with its state and the foreign one FOREIGN', async () => {
-    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const [ours] = await t.placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
     const foreign = await h.place({ side: 'SELL', price: '70000', quantity: '0.02' });
 
-    const run = await cli(['orders']);
+    const run = await t.cli(['orders']);
     expect(run.code).toBe(0);
     expect(run.err).toBe('');
     const lines = run.out.split('\n');
@@ -61,7 +48,7 @@ describe('ledger-mm orders', () => {
     expect(run.out).toMatch(/2 orders, 1 FOREIGN \(not in the journal\)/);
 
     // --json, checked against the venue's ground truth.
-    const json = await cli(['orders', '--json']);
+    const json = await t.cli(['orders', '--json']);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.out) as OrdersJson;
     expect(parsed.source).toBe('venue');
@@ -91,49 +78,49 @@ describe('ledger-mm orders', () => {
 
   it('says so when the store does not exist; every order is then FOREIGN', async () => {
     const foreign = await h.place({ side: 'BUY', price: '59000', quantity: '0.01' });
-    const run = await cli(['orders']);
+    const run = await t.cli(['orders']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/journal .*store\.sqlite does not exist/);
     expect(run.out).toMatch(new RegExp(`${foreign.orderId}.*FOREIGN`));
-    const json = JSON.parse((await cli(['orders', '--json'])).out) as OrdersJson;
+    const json = JSON.parse((await t.cli(['orders', '--json'])).out) as OrdersJson;
     expect(json.journal.exists).toBe(false);
     expect(json.orders).toHaveLength(1);
     expect(json.orders[0]!.foreign).toBe(true);
   });
 
   it('--status ALL includes ended orders; --pair filters', async () => {
-    const [btc, eth] = await placeThroughJournal([
+    const [btc, eth] = await t.placeThroughJournal([
       { side: 'BUY', price: '60000', quantity: '0.01' },
       { pair: 'ETH/USDC', side: 'BUY', price: '3000', quantity: '0.1' },
     ]);
     const gone = await h.place({ side: 'BUY', price: '58000', quantity: '0.01' });
     await h.cancel(gone.contractId!);
 
-    const open = JSON.parse((await cli(['orders', '--json'])).out) as OrdersJson;
+    const open = JSON.parse((await t.cli(['orders', '--json'])).out) as OrdersJson;
     expect(open.orders.map((o) => o.orderId).sort()).toEqual([btc!.orderId, eth!.orderId].sort());
-    const all = JSON.parse((await cli(['orders', '--status', 'all', '--json'])).out) as OrdersJson;
+    const all = JSON.parse((await t.cli(['orders', '--status', 'all', '--json'])).out) as OrdersJson;
     expect(all.query.status).toBe('ALL');
     expect(all.orders.find((o) => o.orderId === gone.orderId)).toMatchObject({
       status: 'CANCELLED',
       foreign: true,
     });
     const cancelled = JSON.parse(
-      (await cli(['orders', '--status', 'CANCELLED', '--json'])).out,
+      (await t.cli(['orders', '--status', 'CANCELLED', '--json'])).out,
     ) as OrdersJson;
     expect(cancelled.orders.map((o) => o.orderId)).toEqual([gone.orderId]);
-    const ethOnly = JSON.parse((await cli(['orders', '--pair', 'ETH/USDC', '--json'])).out) as OrdersJson;
+    const ethOnly = JSON.parse((await t.cli(['orders', '--pair', 'ETH/USDC', '--json'])).out) as OrdersJson;
     expect(ethOnly.orders.map((o) => o.orderId)).toEqual([eth!.orderId]);
     expect(ethOnly.orders[0]!.journal?.state).toBe('OPEN');
   });
 
   it('--local lists the journal non-terminal orders with local states, next to a running daemon', async () => {
-    const [ours] = await placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    const [ours] = await t.placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
     const callsBefore = h.venue.truth.calls().length;
     // A "daemon" holds the store (read-write, locked) while the operator looks.
     const daemon = openJournal<TrackedOrder>({ path: storePath });
     try {
       const lostKey = journalUnknownOrder(daemon, h.prefix);
-      const run = await cli(['orders', '--local'], { ...env, LEDGER_MM_API_KEY: '' });
+      const run = await t.cli(['orders', '--local'], { ...env, LEDGER_MM_API_KEY: '' });
       expect(run.code).toBe(0);
       expect(run.out).toMatch(/2 non-terminal orders: 1 OPEN, 1 UNKNOWN/);
       expect(run.out).toMatch(
@@ -142,7 +129,7 @@ describe('ledger-mm orders', () => {
       expect(run.out).toMatch(/^!! UNKNOWN\s+BTC\/USDC\s+BUY\s+61000\s+0\.01\s+0\s+lost-order-1/m);
       expect(run.out).toMatch(/!! 1 order UNKNOWN or STRANDED/);
 
-      const json = await cli(['orders', '--local', '--json']);
+      const json = await t.cli(['orders', '--local', '--json']);
       expect(json.code).toBe(0);
       const parsed = JSON.parse(json.out) as {
         source: string;
@@ -175,16 +162,16 @@ describe('ledger-mm orders', () => {
   });
 
   it('refuses bad usage and invalid configuration with exit 2 before any venue call', async () => {
-    expect((await cli(['orders', '--status', 'open; drop'])).code).toBe(2);
-    expect((await cli(['orders', '--local', '--status', 'ALL'])).code).toBe(2);
-    expect((await cli(['orders', '--bogus'])).code).toBe(2);
-    expect((await cli(['orders'], { ...env, LEDGER_MM_BASE_URL: 'ftp://x' })).code).toBe(2);
-    expect((await cli(['orders'], { ...env, LEDGER_MM_API_KEY: '' })).code).toBe(2);
+    expect((await t.cli(['orders', '--status', 'open; drop'])).code).toBe(2);
+    expect((await t.cli(['orders', '--local', '--status', 'ALL'])).code).toBe(2);
+    expect((await t.cli(['orders', '--bogus'])).code).toBe(2);
+    expect((await t.cli(['orders'], { ...env, LEDGER_MM_BASE_URL: 'ftp://x' })).code).toBe(2);
+    expect((await t.cli(['orders'], { ...env, LEDGER_MM_API_KEY: '' })).code).toBe(2);
     expect(h.venue.truth.calls()).toHaveLength(0);
   });
 
   it('--help prints the usage', async () => {
-    const run = await cli(['orders', '--help']);
+    const run = await t.cli(['orders', '--help']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^Usage: ledger-mm orders/);
     expect(run.out).toMatch(/--local/);

@@ -1,16 +1,10 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { daemonStatusUrl, renderTree } from '../../src/cli/support/daemon-status.js';
-import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 import { openJournal } from '../../src/orders/journal/index.js';
-import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../src/orders/fsm/index.js';
 import type { SimHarness } from '../helpers/sim-harness.js';
-import {
-  journalUnknownOrder,
-  startOperatorEnv,
-  type JournalOrder,
-  type OperatorEnv,
-} from './support/operator-env.js';
+import { journalUnknownOrder, useOperatorEnv, type OperatorEnv } from './support/operator-env.js';
 
 let t: OperatorEnv;
 let h: SimHarness;
@@ -18,9 +12,9 @@ let env: NodeJS.ProcessEnv;
 let storePath: string;
 let statusServer: Server | undefined;
 
-beforeEach(async () => {
-  t = await startOperatorEnv('status');
-  ({ h, env, storePath } = t);
+useOperatorEnv('status', (e) => {
+  t = e;
+  ({ h, env, storePath } = e);
 });
 afterEach(async () => {
   if (statusServer !== undefined) {
@@ -28,12 +22,7 @@ afterEach(async () => {
     statusServer = undefined;
     await new Promise<void>((resolve) => s.close(() => resolve()));
   }
-  await t.close();
 });
-
-const cli = (argv: string[], e?: NodeJS.ProcessEnv): ReturnType<OperatorEnv['cli']> => t.cli(argv, e);
-const placeThroughJournal = (orders: JournalOrder[]): Promise<PlacementOutcome[]> =>
-  t.placeThroughJournal(orders);
 
 /** Journals an order whose submission answer was lost, in the operator env's store. */
 function journalLostOrder(): void {
@@ -80,14 +69,14 @@ interface StatusJson {
 
 describe('ledger-mm status', () => {
   it('without a daemon: summarises account, open orders per pair/side, balances and the journal', async () => {
-    await placeThroughJournal([
+    await t.placeThroughJournal([
       { side: 'BUY', price: '60000', quantity: '0.01' },
       { pair: 'ETH/USDC', side: 'SELL', price: '3000', quantity: '0.5' },
     ]);
     await h.place({ side: 'BUY', price: '59000', quantity: '0.02' }); // foreign
     journalLostOrder();
 
-    const run = await cli(['status']);
+    const run = await t.cli(['status']);
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     expect(run.out).toMatch(
@@ -104,7 +93,7 @@ describe('ledger-mm status', () => {
     expect(run.out).toMatch(/lost-order-1/);
 
     // --json, checked against the venue's ground truth.
-    const json = await cli(['status', '--json']);
+    const json = await t.cli(['status', '--json']);
     expect(json.code).toBe(0);
     const s = JSON.parse(json.out) as StatusJson;
     expect(s.daemon.running).toBe(false);
@@ -135,9 +124,9 @@ describe('ledger-mm status', () => {
     // A process holds the store but nothing answers on the metrics port: said, not hidden.
     const daemon = openJournal<TrackedOrder>({ path: storePath });
     try {
-      const held = await cli(['status']);
+      const held = await t.cli(['status']);
       expect(held.out).toMatch(new RegExp(`!! but pid ${process.pid} on \\S+ holds the store`));
-      const heldJson = JSON.parse((await cli(['status', '--json'])).out) as StatusJson;
+      const heldJson = JSON.parse((await t.cli(['status', '--json'])).out) as StatusJson;
       expect(heldJson.daemon).toMatchObject({ running: false, storeHolder: { pid: process.pid } });
     } finally {
       daemon.close();
@@ -145,13 +134,13 @@ describe('ledger-mm status', () => {
   });
 
   it('says when there is no journal, and exits 1 listing the venue reads that failed', async () => {
-    const run = await cli(['status']);
+    const run = await t.cli(['status']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/journal .*store\.sqlite does not exist/);
     expect(run.out).toMatch(/open orders: none resting/);
 
     const wrongKey = h.apiKey.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
-    const bad = await cli(['status', '--json'], { ...env, LEDGER_MM_API_KEY: wrongKey });
+    const bad = await t.cli(['status', '--json'], { ...env, LEDGER_MM_API_KEY: wrongKey });
     expect(bad.code).toBe(1);
     const s = JSON.parse(bad.out) as StatusJson;
     expect(s.account).toBeNull();
@@ -192,7 +181,7 @@ describe('ledger-mm status', () => {
     const e = { ...env, LEDGER_MM_METRICS_PORT: String(port) };
     const callsBefore = h.venue.truth.calls().length;
 
-    const run = await cli(['status'], e);
+    const run = await t.cli(['status'], e);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/the daemon is running; its status from http:\/\/127\.0\.0\.1:\d+\/status:/);
     expect(run.out).toMatch(/^ {2}pairs:\n {4}- pair: BTC\/USDC\n {6}riskState: quoting$/m);
@@ -200,7 +189,7 @@ describe('ledger-mm status', () => {
     expect(run.out).toMatch(/^ {4}UNKNOWN: 1$/m);
     expect(run.out).toMatch(/^!! 1 UNKNOWN: /m);
 
-    const json = JSON.parse((await cli(['status', '--json'], e)).out) as StatusJson;
+    const json = JSON.parse((await t.cli(['status', '--json'], e)).out) as StatusJson;
     expect(json.daemon).toMatchObject({ running: true, status: body });
     expect(h.venue.truth.calls()).toHaveLength(callsBefore);
   });
@@ -215,13 +204,13 @@ describe('ledger-mm status', () => {
   });
 
   it('ends with exit 2 on invalid configuration, before anything is asked', async () => {
-    const run = await cli(['status'], { ...env, LEDGER_MM_METRICS_PORT: 'not-a-port' });
+    const run = await t.cli(['status'], { ...env, LEDGER_MM_METRICS_PORT: 'not-a-port' });
     expect(run.code).toBe(2);
     expect(h.venue.truth.calls()).toHaveLength(0);
   });
 
   it('--help prints the usage', async () => {
-    const run = await cli(['status', '--help']);
+    const run = await t.cli(['status', '--help']);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^Usage: ledger-mm status/);
   });

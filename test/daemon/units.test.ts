@@ -14,7 +14,7 @@ import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/rea
 import { SignalRelay } from '../../src/daemon/signals.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 import type { MarketSnapshot, PairMarket } from '../../src/market/market-snapshot.js';
-import { newIntent, type OrderState, type TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { newIntent, type OrderState, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import type { RiskVerdict } from '../../src/risk/index.js';
 import { FakeProcess } from './support/daemon-env.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { buy, execHarness, sell, type ExecHarness } from './support/exec-harness.js';
-import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
+import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
 import { editData, rewritingTransport } from './support/transports.js';
 
 /**
@@ -13,10 +13,7 @@ import { editData, rewritingTransport } from './support/transports.js';
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

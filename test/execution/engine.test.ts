@@ -3,7 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
 import { OrderEngine } from '../../src/execution/order-engine.js';
 import { StoreLockedError, openJournal } from '../../src/orders/journal/index.js';
-import type { TrackedOrder } from '../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../src/orders/fsm/index.js';
 import { settle, startDaemon, until } from './fixtures/daemon.js';
 import {
   expectNoDuplicateLive,

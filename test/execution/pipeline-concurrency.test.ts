@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrepareOrderData, type Order } from '../../src/venue/schemas.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
-import { callsOf, expectNoDuplicateLive, maxOverlap, partyOrders } from './support/ground-truth.js';
+import { callsOf, closeChecked, maxOverlap, partyOrders } from './support/ground-truth.js';
 
 /**
  * One placement at a time per party, many cancels at once — checked on the simulator's
@@ -10,10 +10,7 @@ import { callsOf, expectNoDuplicateLive, maxOverlap, partyOrders } from './suppo
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TransportRequest, TransportResponse } from '../../src/venue/index.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
-import { expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
+import { closeChecked, partyOrders } from './support/ground-truth.js';
 import { editData, isPlacementPrepare, rewritingTransport } from './support/transports.js';
 
 /**
@@ -13,10 +13,7 @@ import { editData, isPlacementPrepare, rewritingTransport } from './support/tran
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
-import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
+import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
 
 /**
  * The 5-minute prepared-transaction lifetime: a 410 CACHE_EXPIRED on submit, and a prepare that
@@ -12,10 +12,7 @@ import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-tr
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

@@ -3,7 +3,7 @@ import { createMetrics, observeExecutionEvent } from '../../src/observability/in
 import type { VerifyPreparedPolicy } from '../../src/signing/index.js';
 import type { TamperKind } from '../../src/sim/engine/prepared-transaction.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
-import { expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
+import { closeChecked, partyOrders } from './support/ground-truth.js';
 import { editData, isPlacementPrepare, rewritingTransport } from './support/transports.js';
 
 /**
@@ -16,10 +16,7 @@ import { editData, isPlacementPrepare, rewritingTransport } from './support/tran
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 import { buy, execHarness, sell, type ExecHarness } from './support/exec-harness.js';
-import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
+import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
 
 /**
  * The placement pipeline against the simulated venue (realistic latencies, fake time): the happy
@@ -12,10 +12,7 @@ import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-tr
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

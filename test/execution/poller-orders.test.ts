@@ -8,7 +8,7 @@ import {
   type OrdersPollerEvent,
 } from '../../src/execution/orders-poller.js';
 import type { UnknownOrderPolicy } from '../../src/config/schema.js';
-import { currentContractId } from '../../src/orders/order-state-machine.js';
+import { currentContractId } from '../../src/orders/fsm/index.js';
 import { ManualPlacer } from './fixtures/manual-placer.js';
 import {
   expectNoDuplicateLive,

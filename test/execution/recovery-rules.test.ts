@@ -5,11 +5,7 @@ import { dec } from '../../src/core/decimal.js';
 import { IgnoredOrders, UnknownOrders, type OrdersReader } from '../../src/execution/orders-poller.js';
 import { recover, type RecoveryReport } from '../../src/execution/recovery.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
-import {
-  PREPARED_TX_LIFETIME_MS,
-  type OrderState,
-  type TrackedOrder,
-} from '../../src/orders/order-state-machine.js';
+import { PREPARED_TX_LIFETIME_MS, type OrderState, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import type { OrdersQuery } from '../../src/venue/index.js';
 import { VenueError } from '../../src/venue/index.js';
 import type { Order } from '../../src/venue/schemas.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
-import type { OrderState, TrackedOrder } from '../../src/orders/order-state-machine.js';
+import type { OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
 import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
 import {
   isCancelPrepare,

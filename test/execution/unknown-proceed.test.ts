@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PREPARED_TX_LIFETIME_MS } from '../../src/orders/order-state-machine.js';
+import { PREPARED_TX_LIFETIME_MS } from '../../src/orders/fsm/index.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
-import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
+import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
 
 /**
  * The default policy after an unknown placement, `proceed`: the unknown order blocks its own
@@ -13,10 +13,7 @@ import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-tr
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

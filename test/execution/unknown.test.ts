@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PREPARED_TX_LIFETIME_MS } from '../../src/orders/order-state-machine.js';
+import { PREPARED_TX_LIFETIME_MS } from '../../src/orders/fsm/index.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
-import { callsOf, expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
+import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
 import { interceptingTransport, isOrderRead, jsonResponse } from './support/transports.js';
 
 /**
@@ -16,10 +16,7 @@ const WAIT = { afterUnknown: 'wait' } as const;
 
 let h: ExecHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    expectNoDuplicateLive(h.venue, h.partyId, h.registry);
-    await h.close();
-  }
+  await closeChecked(h);
   h = undefined;
 });
 

@@ -1,7 +1,8 @@
 import { type KeyObject, generateKeyPairSync, sign as edSign } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
-import type { Clock } from '../../src/core/clock.js';
+import FakeTimers from '@sinonjs/fake-timers';
+import { fakeClock, type Clock } from '../../src/core/clock.js';
 import type { AccountSetup } from '../../src/sim/engine/venue-engine.js';
 import type { LatencyProfile } from '../../src/sim/latency.js';
 import type { SimConfigInput } from '../../src/sim/sim-config.js';
@@ -151,6 +152,45 @@ export function errBody(res: HttpResult): ErrorBody {
   return ErrorBody.parse(JSON.parse(res.text));
 }
 
+/** What {@link registerTestAccount} registered. */
+export interface TestAccount {
+  readonly apiKey: string;
+  readonly partyId: string;
+  readonly slug: string;
+}
+
+/**
+ * Registers the funded account every simulator harness uses (slug `testmm`, USDC 100 000, BTC 10,
+ * ETH 100, 50 open orders, 1000 orders a minute) under `publicKey`; `account` overrides any field.
+ */
+export function registerTestAccount(
+  venue: SimVenue,
+  publicKey: AccountSetup['publicKey'],
+  account: Partial<AccountSetup> = {},
+): TestAccount {
+  const slug = account.slug ?? 'testmm';
+  const { apiKey, partyId } = venue.registerAccount({
+    name: 'Test Market Maker',
+    slug,
+    publicKey,
+    balances: { USDC: '100000', BTC: '10', ETH: '100' },
+    maxOpenOrders: 50,
+    ordersPerMinute: 1000,
+    ...account,
+  });
+  return { apiKey, partyId, slug };
+}
+
+/**
+ * The conformance suites' venue: {@link startSimHarness} on a fake clock from 2025-03-01T12:00Z,
+ * so commits wait until the test ticks it.
+ */
+export async function startFakeTimeHarness(): Promise<{ h: SimHarness; fake: FakeTimers.Clock }> {
+  const fake = FakeTimers.createClock(Date.parse('2025-03-01T12:00:00Z'));
+  const h = await startSimHarness({ clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
+  return { h, fake };
+}
+
 /** Starts a venue over HTTP on 127.0.0.1, port 0, and registers a funded account with a fresh key. */
 export async function startSimHarness(options: SimHarnessOptions = {}): Promise<SimHarness> {
   const venue = new SimVenue({
@@ -159,16 +199,7 @@ export async function startSimHarness(options: SimHarnessOptions = {}): Promise<
     latency: options.latency ?? 'instant',
   });
   const key = makeTestKey();
-  const slug = options.account?.slug ?? 'testmm';
-  const { apiKey, partyId } = venue.registerAccount({
-    name: 'Test Market Maker',
-    slug,
-    publicKey: key.publicKeyRaw,
-    balances: { USDC: '100000', BTC: '10', ETH: '100' },
-    maxOpenOrders: 50,
-    ordersPerMinute: 1000,
-    ...options.account,
-  });
+  const { apiKey, partyId, slug } = registerTestAccount(venue, key.publicKeyRaw, options.account);
   const urls = await venue.listen();
   const advance = options.advance ?? (() => delay(2));
 

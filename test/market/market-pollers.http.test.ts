@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
+import FakeTimers from '@sinonjs/fake-timers';
+import { fakeClock, systemClock, type Clock } from '../../src/core/clock.js';
 import { defaultsOf } from '../../src/config/define.js';
 import { marketSchema, type MarketConfig } from '../../src/config/sections/market.js';
 import { MarketPollers, type MarketVenue } from '../../src/market/market-pollers.js';
@@ -15,37 +16,37 @@ import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
 
 const DEFAULTS = defaultsOf(marketSchema) as unknown as MarketConfig;
 
-/** Records when each call started, per method and pair. */
-function recording(client: VenueClient): { venue: MarketVenue; starts: Map<string, number[]> } {
+/**
+ * Records when each call started (clock ms), per method and pair, and waits for the calls in
+ * flight: the clock is fake, the HTTP is real, so time moves only between calls.
+ */
+function recording(
+  client: VenueClient,
+  clock: Clock,
+): { venue: MarketVenue; starts: Map<string, number[]>; settled: () => Promise<void> } {
   const starts = new Map<string, number[]>();
-  const note = (key: string): void => {
+  let inFlight = 0;
+  const note = <T>(key: string, call: () => Promise<T>): Promise<T> => {
     const list = starts.get(key) ?? [];
-    list.push(performance.now());
+    list.push(clock.now());
     starts.set(key, list);
+    inFlight += 1;
+    return call().finally(() => (inFlight -= 1));
   };
   const venue: MarketVenue = {
-    getOrderBook: (pair, query, opts) => {
-      note(`book:${pair}`);
-      return client.getOrderBook(pair, query, opts);
-    },
-    getTrades: (query, opts) => {
-      note(`trades:${query?.pair ?? ''}`);
-      return client.getTrades(query, opts);
-    },
-    getBalances: (opts) => {
-      note('balances');
-      return client.getBalances(opts);
-    },
-    getAccount: (opts) => {
-      note('account');
-      return client.getAccount(opts);
-    },
-    getPairs: (opts) => {
-      note('pairs');
-      return client.getPairs(opts);
-    },
+    getOrderBook: (pair, query, opts) => note(`book:${pair}`, () => client.getOrderBook(pair, query, opts)),
+    getTrades: (query, opts) => note(`trades:${query?.pair ?? ''}`, () => client.getTrades(query, opts)),
+    getBalances: (opts) => note('balances', () => client.getBalances(opts)),
+    getAccount: (opts) => note('account', () => client.getAccount(opts)),
+    getPairs: (opts) => note('pairs', () => client.getPairs(opts)),
   };
-  return { venue, starts };
+  /** Bounded: at most 5 s of real time for the loopback calls in flight to answer. */
+  const settled = async (): Promise<void> => {
+    for (let i = 0; i < 1_000 && inFlight > 0; i++) await delay(5);
+    expect(inFlight).toBe(0);
+    await delay(0);
+  };
+  return { venue, starts, settled };
 }
 
 describe('MarketPollers over HTTP against the simulated venue', () => {
@@ -68,7 +69,9 @@ describe('MarketPollers over HTTP against the simulated venue', () => {
   });
 
   it('polls every source, spaces book polls by at least 1 s and builds a Dec snapshot', async () => {
-    const { venue, starts } = recording(client);
+    const fake = FakeTimers.createClock(Date.now());
+    const clock = fakeClock(fake);
+    const { venue, starts, settled } = recording(client, clock);
     const pollers = new MarketPollers({
       config: {
         ...DEFAULTS,
@@ -78,19 +81,24 @@ describe('MarketPollers over HTTP against the simulated venue', () => {
       },
       pairs: ['BTC/USDC', 'ETH/USDC'],
       venue,
-      clock: systemClock,
+      clock,
     });
     try {
       pollers.start();
-      await delay(2_300);
-      const snap = pollers.state.snapshot(systemClock.now());
+      await settled();
+      // 2.3 s of fake time, in the steps the pollers' timers fire at.
+      for (const step of [1_000, 1_000, 300]) {
+        await fake.tickAsync(step);
+        await settled();
+      }
+      const snap = pollers.state.snapshot(clock.now());
 
       const bookStarts = starts.get('book:BTC/USDC') ?? [];
       expect(bookStarts.length).toBeGreaterThanOrEqual(2);
       expect(bookStarts.length).toBeLessThanOrEqual(3);
-      // Timers may fire a hair early against performance.now(); 5 ms of slack, never 2 polls in 1 s.
+      // Never 2 polls in 1 s.
       for (let i = 1; i < bookStarts.length; i++)
-        expect(bookStarts[i]! - bookStarts[i - 1]!).toBeGreaterThan(995);
+        expect(bookStarts[i]! - bookStarts[i - 1]!).toBeGreaterThanOrEqual(1_000);
       expect(starts.get('balances')).toHaveLength(1);
       expect(starts.get('account')).toHaveLength(1);
       expect(starts.get('pairs')).toHaveLength(1);

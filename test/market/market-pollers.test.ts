@@ -4,7 +4,8 @@ import { fakeClock } from '../../src/core/clock.js';
 import { defaultsOf } from '../../src/config/define.js';
 import { checkFormat } from '../../src/config/formats.js';
 import { marketSchema, type MarketConfig } from '../../src/config/sections/market.js';
-import { MarketPollers, isAuthError } from '../../src/market/market-pollers.js';
+import { MarketPollers } from '../../src/market/market-pollers.js';
+import { isCredentialFailure } from '../../src/venue/errors.js';
 import { VenueError } from '../../src/venue/errors.js';
 import { FakeVenue, book, trade } from './fake-venue.js';
 
@@ -261,7 +262,7 @@ describe('market poll limits', () => {
   });
 });
 
-describe('isAuthError', () => {
+describe('isCredentialFailure', () => {
   it.each([
     ['MISSING_API_KEY', 401, true],
     ['INVALID_API_KEY', 401, true],
@@ -272,10 +273,10 @@ describe('isAuthError', () => {
     ['MARKET_MAKER_SUSPENDED', 403, false],
     ['RATE_LIMITED', 429, false],
   ] as const)('%s (%i) → %s', (code, status, want) => {
-    expect(isAuthError(new VenueError({ code, message: 'x', status }))).toBe(want);
+    expect(isCredentialFailure(new VenueError({ code, message: 'x', status }))).toBe(want);
   });
 
   it('is false for anything that is not a VenueError', () => {
-    expect(isAuthError(new Error('401'))).toBe(false);
+    expect(isCredentialFailure(new Error('401'))).toBe(false);
   });
 });

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { dec } from '../../src/core/decimal.js';
 import { bindRegistry, observeTransition } from '../../src/observability/bind-registry.js';
 import { observeEvent } from '../../src/observability/bind-events.js';
 import { OrderRegistry, type TransitionRecord } from '../../src/orders/order-registry.js';
-import type { OrderEvent, TrackedOrder } from '../../src/orders/order-state-machine.js';
-import { CLIENT_ID, PAIR, SLOT, T0, defaultEvent, snap, wireOrder } from '../orders/fixtures.js';
+import type { OrderEvent, TrackedOrder } from '../../src/orders/fsm/index.js';
+import { INTENT_INPUT, T0, defaultEvent, snap, wireOrder } from '../orders/fixtures.js';
 import { testMetrics, type TestMetrics } from './support.js';
 
 let t: TestMetrics;
@@ -16,15 +15,7 @@ afterEach(() => t.close());
 
 /** BUY 1 @ 100 placed, then partially filled 0.4 with a rotation, then its residual expired. */
 function lifecycle(registry: OrderRegistry): void {
-  const created = registry.createIntent({
-    slot: SLOT,
-    pair: PAIR,
-    side: 'BUY',
-    price: dec('100'),
-    quantity: dec('1'),
-    clientOrderId: CLIENT_ID,
-    at: T0,
-  });
+  const created = registry.createIntent(INTENT_INPUT);
   const step = (make: (o: TrackedOrder) => OrderEvent): void => {
     const o = registry.get(created.key)!;
     registry.apply(o.key, make(o));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { apply } from '../../src/orders/order-state-machine.js';
+import { apply } from '../../src/orders/fsm/index.js';
 import { effectsOf, next, orderIn, run, snap, sumFills, through } from './fixtures.js';
 
 describe('fill de-duplication by cumulative filled', () => {

@@ -1,11 +1,6 @@
 import { Dec, dec } from '../../src/core/decimal.js';
 import type { Order } from '../../src/venue/schemas.js';
-import {
-  PREPARED_TX_LIFETIME_MS,
-  apply,
-  currentContractId,
-  newIntent,
-} from '../../src/orders/order-state-machine.js';
+import { PREPARED_TX_LIFETIME_MS, apply, currentContractId, newIntent } from '../../src/orders/fsm/index.js';
 import type {
   IntentInput,
   OrderEcho,
@@ -15,7 +10,7 @@ import type {
   OrderState,
   TrackedOrder,
   VenueSnapshot,
-} from '../../src/orders/order-state-machine.js';
+} from '../../src/orders/fsm/index.js';
 
 /** Shared builders for the order tests: a canonical order in every state, and default events. */
 
@@ -26,17 +21,29 @@ export const CLIENT_ID = 'acme-0001';
 export const ORDER_ID = 'ord-1';
 
 /** An intent: BUY 1 @ 100. */
+/** The canonical intent: BUY 1 BTC/USDC @ 100 in slot {@link SLOT} (also for registries that create their own). */
+export const INTENT_INPUT: IntentInput = {
+  slot: SLOT,
+  pair: PAIR,
+  side: 'BUY',
+  price: dec('100'),
+  quantity: dec('1'),
+  clientOrderId: CLIENT_ID,
+  at: T0,
+};
+
+/** The events that take an intent to OPEN, in order ("an order taken to OPEN"). */
+export const TO_OPEN = [
+  'PrepareStarted',
+  'Prepared',
+  'Signed',
+  'SubmitStarted',
+  'SubmitAccepted',
+  'ConfirmedResting',
+] as const satisfies readonly OrderEventType[];
+
 export function intent(overrides: Partial<IntentInput> = {}): TrackedOrder {
-  return newIntent({
-    slot: SLOT,
-    pair: PAIR,
-    side: 'BUY',
-    price: dec('100'),
-    quantity: dec('1'),
-    clientOrderId: CLIENT_ID,
-    at: T0,
-    ...overrides,
-  });
+  return newIntent({ ...INTENT_INPUT, ...overrides });
 }
 
 /** The echo a faithful venue returns for `order`. */

@@ -6,16 +6,11 @@ import {
   ORDER_EVENT_TYPES,
   TRANSITIONS,
   isTerminal,
-} from '../../src/orders/order-state-machine.js';
-import type {
-  OrderEvent,
-  OrderEventType,
-  OrderState,
-  TrackedOrder,
-} from '../../src/orders/order-state-machine.js';
+} from '../../src/orders/fsm/index.js';
+import type { OrderEvent, OrderEventType, OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import { SlotOccupiedError } from '../../src/orders/registry-errors.js';
-import { PAIR, T0, echoOf, wireOrder } from './fixtures.js';
+import { PAIR, T0, TO_OPEN, echoOf, wireOrder } from './fixtures.js';
 
 /**
  * Random command sequences against a registry. Events are plausible (ids belong to the order,
@@ -37,14 +32,7 @@ const STATUSES = [
   'SOMETHING_NEW',
 ] as const;
 const STEPS_MS = [0, 1_000, 60_000, 301_000] as const;
-const PIPELINE = [
-  'PrepareStarted',
-  'Prepared',
-  'Signed',
-  'SubmitStarted',
-  'SubmitAccepted',
-  'ConfirmedResting',
-] as const;
+const PIPELINE = TO_OPEN;
 
 /** Written independently of the source: the states whose remaining size is exposure. */
 const EXPOSED: readonly OrderState[] = [

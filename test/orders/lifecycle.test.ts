@@ -12,10 +12,11 @@ import {
   newForeign,
   newIntent,
   remaining,
-} from '../../src/orders/order-state-machine.js';
-import type { AlarmReason, OrderEffect } from '../../src/orders/order-state-machine.js';
+} from '../../src/orders/fsm/index.js';
+import type { AlarmReason, OrderEffect } from '../../src/orders/fsm/index.js';
 import {
   PAIR,
+  TO_OPEN,
   defaultEvent,
   echoOf,
   effectsOf,
@@ -32,15 +33,7 @@ const alarms = (effects: readonly OrderEffect[]): AlarmReason[] =>
 
 describe('the happy path', () => {
   it('INTENT → … → OPEN → PARTIALLY_FILLED → FILLED', () => {
-    const o = through(
-      intent(),
-      'PrepareStarted',
-      'Prepared',
-      'Signed',
-      'SubmitStarted',
-      'SubmitAccepted',
-      'ConfirmedResting',
-    );
+    const o = through(intent(), ...TO_OPEN);
     expect(o.state).toBe('OPEN');
     expect(o.orderId).toBe('ord-1');
     expect(o.preparedAt).not.toBeNull();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { IllegalTransitionError, ORDER_STATES } from '../../src/orders/order-state-machine.js';
-import type { IntentInput, OrderEventType, TrackedOrder } from '../../src/orders/order-state-machine.js';
+import { IllegalTransitionError, ORDER_STATES } from '../../src/orders/fsm/index.js';
+import type { IntentInput, OrderEventType, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import type { TransitionRecord } from '../../src/orders/order-registry.js';
 import {
@@ -10,7 +10,7 @@ import {
   SlotOccupiedError,
   UnknownOrderError,
 } from '../../src/orders/registry-errors.js';
-import { PAIR, T0, defaultEvent, echoOf, next, orderIn, snap, wireOrder } from './fixtures.js';
+import { PAIR, T0, TO_OPEN, defaultEvent, echoOf, next, orderIn, snap, wireOrder } from './fixtures.js';
 
 let seq = 0;
 function input(slot: string, overrides: Partial<IntentInput> = {}): IntentInput {
@@ -38,15 +38,6 @@ function drive(reg: OrderRegistry, key: string, ...types: OrderEventType[]): Tra
   }
   return reg.get(key)!;
 }
-
-const TO_OPEN: OrderEventType[] = [
-  'PrepareStarted',
-  'Prepared',
-  'Signed',
-  'SubmitStarted',
-  'SubmitAccepted',
-  'ConfirmedResting',
-];
 
 describe('OrderRegistry indexes', () => {
   it('resolves key, clientOrderId, orderId (also a pre-re-prepare one) and contractIds', () => {

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apply, currentContractId } from '../../src/orders/order-state-machine.js';
+import { apply, currentContractId } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
-import {
-  CLIENT_ID,
-  PAIR,
-  SLOT,
-  T0,
-  defaultEvent,
-  effectsOf,
-  next,
-  orderIn,
-  snap,
-  through,
-} from './fixtures.js';
-import { dec } from '../../src/core/decimal.js';
+import { INTENT_INPUT, TO_OPEN, defaultEvent, effectsOf, next, orderIn, snap, through } from './fixtures.js';
 
 describe('contractId rotation', () => {
   it('keeps the history, makes the new id current and emits one rotation', () => {
@@ -65,23 +53,8 @@ describe('contractId rotation', () => {
 
   it('the registry resolves every historical id to the same order and tells the current one', () => {
     const reg = new OrderRegistry();
-    const created = reg.createIntent({
-      slot: SLOT,
-      pair: PAIR,
-      side: 'BUY',
-      price: dec('100'),
-      quantity: dec('1'),
-      clientOrderId: CLIENT_ID,
-      at: T0,
-    });
-    for (const type of [
-      'PrepareStarted',
-      'Prepared',
-      'Signed',
-      'SubmitStarted',
-      'SubmitAccepted',
-      'ConfirmedResting',
-    ] as const) {
+    const created = reg.createIntent(INTENT_INPUT);
+    for (const type of TO_OPEN) {
       reg.apply(created.key, defaultEvent(type, reg.get(created.key)!));
     }
     reg.apply(created.key, snap(reg.get(created.key)!, 'PARTIALLY_FILLED', '0.2', 'c-2'));

@@ -10,13 +10,8 @@ import {
   canApply,
   currentContractId,
   possibleTargets,
-} from '../../src/orders/order-state-machine.js';
-import type {
-  OrderEvent,
-  OrderEventType,
-  OrderState,
-  TrackedOrder,
-} from '../../src/orders/order-state-machine.js';
+} from '../../src/orders/fsm/index.js';
+import type { OrderEvent, OrderEventType, OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { defaultEvent, echoOf, next, orderIn, through } from './fixtures.js';
 
 type Expected = Record<OrderState, Partial<Record<OrderEventType, readonly OrderState[]>>>;

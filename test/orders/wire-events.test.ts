@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apply } from '../../src/orders/order-state-machine.js';
+import { apply } from '../../src/orders/fsm/index.js';
 import {
   echoFromWire,
   foreignFromWire,

@@ -17,7 +17,7 @@ import type {
 } from '../../src/risk/risk-types.js';
 import type { Action } from '../../src/strategy/quote-types.js';
 import { slotId } from '../../src/strategy/quote-types.js';
-import type { Side } from '../../src/venue/schemas.js';
+import type { Side } from '../../src/core/order-terms.js';
 
 /** Noon UTC, so a day boundary is 12 h away. */
 export const T0 = Date.UTC(2024, 0, 15, 12, 0, 0);

@@ -20,7 +20,7 @@ import {
   toPairParams,
 } from '../../src/strategy/params.js';
 import { type DesiredQuote, slotId } from '../../src/strategy/quote-types.js';
-import type { Side } from '../../src/venue/schemas.js';
+import type { Side } from '../../src/core/order-terms.js';
 
 /** Shared builders for the strategy tables. Time is fixed: NOW. */
 

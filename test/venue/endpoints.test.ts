@@ -1,18 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { VenueError } from '../../src/venue/errors.js';
 import { ok, fail } from '../helpers/stub-server.js';
-import { API_KEY, ORDER, PREPARE_BODY, order, signing, startHarness, type Harness } from './fixtures.js';
+import { API_KEY, ORDER, PREPARE_BODY, order, signing, type Harness, useHarness } from './fixtures.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-afterEach(() => {
-  h.api.reset();
-  h.submitHost.reset();
+const harness = useHarness();
+beforeEach(() => {
+  h = harness();
 });
 
 const ACCOUNT = {

@@ -1,30 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { VenueError, classify, type Disposition, type VenueCode } from '../../src/venue/errors.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { VenueError } from '../../src/venue/errors.js';
+import { classify, type Disposition, type VenueCode } from '../../src/venue/errors.js';
 import { fail } from '../helpers/stub-server.js';
-import { PREPARE_BODY, SUBMIT_BODY, startHarness, type Harness } from './fixtures.js';
+import { PREPARE_BODY, SUBMIT_BODY, type Harness, useHarness, caught } from './fixtures.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-afterEach(() => {
-  h.api.reset();
-  h.submitHost.reset();
+const harness = useHarness();
+beforeEach(() => {
+  h = harness();
 });
 
 const NO_COID = { ...PREPARE_BODY, clientOrderId: undefined };
-
-async function caught(p: Promise<unknown>): Promise<VenueError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(VenueError);
-  return err as VenueError;
-}
 
 interface Row {
   code: VenueCode;

@@ -1,5 +1,7 @@
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { VenueClient } from '../../src/venue/client.js';
+import { VenueError } from '../../src/venue/errors.js';
 import type { VenueClientOptions } from '../../src/venue/client-options.js';
 import type { PrepareOrderBody, SubmitBody } from '../../src/venue/schemas.js';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/venue/transport.js';
@@ -159,4 +161,36 @@ export function fakeClient(
     random: () => 0,
     ...over,
   });
+}
+
+/**
+ * A harness for the tests of one file or describe block: started before all, both stub hosts
+ * reset after each test (recorded requests and scripted answers), closed after all.
+ */
+export function useHarness(over: Partial<VenueClientOptions> = {}): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness(over);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  afterEach(() => {
+    h?.api.reset();
+    h?.submitHost.reset();
+  });
+  return () => {
+    if (h === undefined) throw new Error('the harness is used outside a test');
+    return h;
+  };
+}
+
+/** The VenueError `p` rejects with; fails the test when it resolves or rejects with anything else. */
+export async function caught(p: Promise<unknown>): Promise<VenueError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(VenueError);
+  return err as VenueError;
 }

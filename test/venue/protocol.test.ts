@@ -1,30 +1,24 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EXCERPT_MAX } from '../../src/venue/decode.js';
 import { VenueError, classify } from '../../src/venue/errors.js';
 import type { ResponseEvent } from '../../src/venue/exchange.js';
 import { fail, ok, type StubReply } from '../helpers/stub-server.js';
-import { ORDER, PREPARE_BODY, SUBMIT_BODY, order, signing, startHarness, type Harness } from './fixtures.js';
+import {
+  ORDER,
+  PREPARE_BODY,
+  SUBMIT_BODY,
+  order,
+  signing,
+  type Harness,
+  caught,
+  useHarness,
+} from './fixtures.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ retry: { readAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+const harness = useHarness({ retry: { readAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+beforeEach(() => {
+  h = harness();
 });
-afterAll(async () => {
-  await h.close();
-});
-afterEach(() => {
-  h.api.reset();
-  h.submitHost.reset();
-});
-
-async function caught(p: Promise<unknown>): Promise<VenueError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(VenueError);
-  return err as VenueError;
-}
 
 const HTML_502 = `<html><head><title>502 Bad Gateway</title></head><body>${'x'.repeat(400)}</body></html>`;
 

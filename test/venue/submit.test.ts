@@ -1,19 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RateLimitEvent } from '../../src/venue/exchange.js';
 import { fail } from '../helpers/stub-server.js';
-import { SUBMIT_BODY, startHarness, type Harness } from './fixtures.js';
+import { SUBMIT_BODY, type Harness, useHarness } from './fixtures.js';
 
 let h: Harness;
 const limited: RateLimitEvent[] = [];
-beforeAll(async () => {
-  h = await startHarness({ onRateLimited: (e) => limited.push(e) });
-});
-afterAll(async () => {
-  await h.close();
+const harness = useHarness({ onRateLimited: (e) => limited.push(e) });
+beforeEach(() => {
+  h = harness();
 });
 afterEach(() => {
-  h.api.reset();
-  h.submitHost.reset();
   limited.length = 0;
 });
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { VenueClient } from '../../src/venue/client.js';
 import type { VenueClientOptions } from '../../src/venue/client-options.js';
@@ -11,7 +11,7 @@ import {
   parseSubmitOrigin,
 } from '../../src/venue/url-policy.js';
 import { ok } from '../helpers/stub-server.js';
-import { API_KEY, FakeTransport, SUBMIT_BODY, startHarness, type Harness } from './fixtures.js';
+import { API_KEY, FakeTransport, SUBMIT_BODY, type Harness, useHarness } from './fixtures.js';
 
 function construct(over: Partial<VenueClientOptions>): () => VenueClient {
   return () =>
@@ -128,15 +128,9 @@ describe('checkSubmitUrl', () => {
 
 describe('submitUrl over the wire', () => {
   let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-  afterEach(() => {
-    h.api.reset();
-    h.submitHost.reset();
+  const harness = useHarness();
+  beforeEach(() => {
+    h = harness();
   });
 
   it('uses the given submitUrl exactly, with no API key', async () => {

@@ -5,6 +5,7 @@
  * not (or cannot be reached); a non-JSON answer means something else listens on that port.
  */
 import type { MetricsConfig } from '../../config/schema.js';
+import { ATTENTION_STATES } from '../../orders/fsm/index.js';
 import { errorText } from './operator-setup.js';
 
 /** The default bound on the status request. */
@@ -99,7 +100,7 @@ export function attentionCounts(status: unknown): [string, number][] {
   const orders = isObject(status) ? status['orders'] : undefined;
   if (!isObject(orders)) return [];
   const out: [string, number][] = [];
-  for (const state of ['UNKNOWN', 'STRANDED']) {
+  for (const state of ATTENTION_STATES) {
     const n = orders[state];
     if (typeof n === 'number' && n > 0) out.push([state, n]);
   }

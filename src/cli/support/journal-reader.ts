@@ -13,7 +13,7 @@ import {
   type StoredOrder,
 } from '../../orders/journal/index.js';
 import { isAlive } from '../../orders/journal/store-lock.js';
-import { TERMINAL_STATES, type OrderState, type TrackedOrder } from '../../orders/order-state-machine.js';
+import { TERMINAL_STATES, type TrackedOrder } from '../../orders/fsm/index.js';
 import type { Order } from '../../venue/schemas.js';
 import { errorText } from './operator-setup.js';
 
@@ -24,7 +24,7 @@ export type JournalRead =
   | { readonly kind: 'error'; readonly path: string; readonly message: string };
 
 /** Local states that need a person: the order may be on the book and cannot be settled alone. */
-export const ATTENTION_STATES: readonly OrderState[] = ['UNKNOWN', 'STRANDED'];
+export { ATTENTION_STATES } from '../../orders/fsm/index.js';
 
 /** Opens the store at `path` read-only; `missing` when there is no store there. Close it after use. */
 export function readJournal(path: string): JournalRead {

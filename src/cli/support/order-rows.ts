@@ -5,10 +5,10 @@
  */
 import { toWire } from '../../core/decimal.js';
 import type { StoredOrder } from '../../orders/journal/index.js';
-import { currentContractId, type TrackedOrder } from '../../orders/order-state-machine.js';
+import { currentContractId, type TrackedOrder } from '../../orders/fsm/index.js';
 import type { Order } from '../../venue/schemas.js';
 import { ATTENTION_STATES, journalRecordOf, type JournalRead } from './journal-reader.js';
-import { formatTable, shortId } from './text-table.js';
+import { formatTable, shortId } from '../../core/text-table.js';
 
 /** What the journal knows of a venue order; null when it does not know it (FOREIGN). */
 export interface JournalMark {

@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { PAPER_HISTORY, PAPER_TRUTH_LIMIT } from '../../daemon/paper-venue.js';
+import { PAPER_HISTORY, PAPER_TRUTH_LIMIT } from '../../sim/paper-venue.js';
 import { benchPaperDaemon } from './in-process.js';
 import { linearFit } from './measure.js';
 

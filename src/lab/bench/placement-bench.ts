@@ -6,7 +6,7 @@ import type { CancelOutcome, PlacementOutcome } from '../../execution/execution-
 import { OrderEngine } from '../../execution/order-engine.js';
 import type { PlacementIntent } from '../../execution/placement-intent.js';
 import { openJournal } from '../../orders/journal/index.js';
-import type { TrackedOrder } from '../../orders/order-state-machine.js';
+import type { TrackedOrder } from '../../orders/fsm/index.js';
 import { signerFromSeed, type Signer } from '../../signing/index.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
 import { VenueClient } from '../../venue/index.js';

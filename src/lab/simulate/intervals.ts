@@ -1,4 +1,5 @@
 import type { OrderTruth } from '../../sim/engine/ground-truth.js';
+import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
 
 /**
  * Time intervals over the venue's ground truth: when an order was on the book, unions and
@@ -12,17 +13,14 @@ export interface Interval {
   readonly end: number;
 }
 
-const RESTING: ReadonlySet<string> = new Set(['OPEN', 'PARTIALLY_FILLED']);
-const DONE: ReadonlySet<string> = new Set(['FILLED', 'CANCELLED', 'EXPIRED', 'REJECTED']);
-
 /**
  * When an order was on the book, from the venue's own history: from its first resting status to
  * the first final status after it (`Infinity` while it still rests); null if it never rested.
  */
 export function liveInterval(o: Pick<OrderTruth, 'history'>): Interval | null {
-  const start = o.history.find((h) => h.status !== null && RESTING.has(h.status))?.at;
+  const start = o.history.find((h) => isRestingStatus(h.status))?.at;
   if (start === undefined) return null;
-  const end = o.history.find((h) => h.at >= start && h.status !== null && DONE.has(h.status))?.at ?? Infinity;
+  const end = o.history.find((h) => h.at >= start && isTerminalStatus(h.status))?.at ?? Infinity;
   return { start, end };
 }
 

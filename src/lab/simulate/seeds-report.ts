@@ -1,4 +1,4 @@
-import { formatTable } from '../../cli/support/text-table.js';
+import { formatTable } from '../../core/text-table.js';
 import { FIGURES, formatValue, type FigureDef, type FigureFormat } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
 import { TARGET_TWO_SIDED, type Check, type ScenarioSummary } from './report.js';

@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { simulatorTuning } from '../../cli/paper.js';
+import { simulatorTuning } from '../../sim/paper-tuning.js';
 import { chartSeries, type ChartSeries } from './chart-series.js';
 import { runFigures, type RunFigures } from './figures.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';

@@ -1,5 +1,5 @@
 import { Dec } from '../../core/decimal.js';
-import { formatTable } from '../../cli/support/text-table.js';
+import { formatTable } from '../../core/text-table.js';
 import { FIGURES } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
 import type { SimulationReport } from './report.js';

@@ -1,4 +1,4 @@
-import { formatTable } from '../../cli/support/text-table.js';
+import { formatTable } from '../../core/text-table.js';
 import type { CandidateScore, TuneReport } from './tune.js';
 
 /** The printed report of `ledger-mm tune`: the objective, the training ranking, the test figures. */

@@ -1,6 +1,6 @@
 import { type Dec, ZERO, toWire } from '../../core/decimal.js';
 import type { Order } from '../../venue/schemas.js';
-import type { KnownOrderStatus } from '../../venue/order-status.js';
+import type { KnownOrderStatus } from '../../core/order-status.js';
 import type { FillTruth, OrderHistoryEntry, OrderTruth } from './ground-truth.js';
 
 /**

@@ -1,5 +1,5 @@
 import { toWire } from '../../core/decimal.js';
-import { RESTING_STATUSES, TERMINAL_STATUSES } from '../../venue/order-status.js';
+import { RESTING_STATUSES, TERMINAL_STATUSES } from '../../core/order-status.js';
 import type { Account as AccountWire, Order, OrderBook, Pair, PublicTrade } from '../../venue/schemas.js';
 import type { Account } from './accounts.js';
 import type { EngineCore } from './engine-core.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { CommandIo } from '../../../src/cli/command.js';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { systemClock } from '../../../src/core/clock.js';
@@ -11,7 +11,7 @@ import type { PlacementOutcome } from '../../../src/execution/execution-events.j
 import { OrderEngine } from '../../../src/execution/order-engine.js';
 import { journalWriteAhead, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry } from '../../../src/orders/order-registry.js';
-import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { loadSigner } from '../../../src/signing/load-signer.js';
 import { createLiveVenueClient } from '../../../src/venue/live-client.js';
 import { startSimHarness, type SimHarness } from '../../helpers/sim-harness.js';
@@ -145,4 +145,20 @@ export function journalUnknownOrder(journal: Journal<TrackedOrder>, prefix: stri
   registry.apply(key, { type: 'SubmitStarted', at });
   registry.apply(key, { type: 'SubmitAmbiguous', code: 'CLIENT_TIMEOUT', at });
   return key;
+}
+
+/**
+ * Starts an operator env (`startOperatorEnv(name)`) before each test and closes it after; `use`
+ * receives each new one. After-hooks a test file registers later run first (they may need it).
+ */
+export function useOperatorEnv(name: string, use: (t: OperatorEnv) => void): void {
+  let current: OperatorEnv | undefined;
+  beforeEach(async () => {
+    current = await startOperatorEnv(name);
+    use(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
 }

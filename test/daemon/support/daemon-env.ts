@@ -18,7 +18,7 @@ import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { MarketConfigInput } from '../../../src/sim/market/market-config.js';
 import { SimVenue } from '../../../src/sim/sim-venue.js';
 import { signerFromSeed, type Ed25519Signer } from '../../../src/signing/index.js';
-import { testSimConfig } from '../../helpers/sim-harness.js';
+import { registerTestAccount, testSimConfig } from '../../helpers/sim-harness.js';
 
 /** The fixed start of fake time in these tests (a UTC day boundary is hours away). */
 export const T0 = Date.parse('2025-03-03T06:00:00.000Z');
@@ -124,13 +124,8 @@ export function daemonEnv(o: DaemonEnvOptions = {}): DaemonEnv {
     if (o.takerRate !== undefined) p.takers.A = o.takerRate;
   }
   const signer = signerFromSeed(randomBytes(32), 'raw');
-  const slug = 'testmm';
-  const { apiKey, partyId } = venue.registerAccount({
-    name: 'Test Market Maker',
-    slug,
-    publicKey: signer.publicKey,
+  const { apiKey, partyId, slug } = registerTestAccount(venue, signer.publicKey, {
     balances: o.balances ?? { USDC: '300000', BTC: '2.5', ETH: '50' },
-    maxOpenOrders: 50,
     ordersPerMinute: 60,
   });
   venue.startMarket();

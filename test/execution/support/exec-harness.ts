@@ -16,7 +16,7 @@ import {
 import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
-import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import {
   PreparedVerifier,
   signerFromSeed,
@@ -29,7 +29,7 @@ import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { SimConfigInput } from '../../../src/sim/sim-config.js';
 import { SimVenue } from '../../../src/sim/sim-venue.js';
 import { VenueClient, type Transport, type VenueTimeouts } from '../../../src/venue/index.js';
-import { testSimConfig } from '../../helpers/sim-harness.js';
+import { registerTestAccount, testSimConfig } from '../../helpers/sim-harness.js';
 
 /** The fixed start of fake time. */
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z');
@@ -102,16 +102,7 @@ export function execHarness(opts: ExecHarnessOptions = {}): ExecHarness {
     latency: opts.latency ?? 'realistic',
   });
   const signer = signerFromSeed(randomBytes(32));
-  const slug = opts.account?.slug ?? 'testmm';
-  const { apiKey, partyId } = venue.registerAccount({
-    name: 'Test Market Maker',
-    slug,
-    publicKey: signer.publicKey,
-    balances: { USDC: '100000', BTC: '10', ETH: '100' },
-    maxOpenOrders: 50,
-    ordersPerMinute: 1000,
-    ...opts.account,
-  });
+  const { apiKey, partyId, slug } = registerTestAccount(venue, signer.publicKey, opts.account);
   const inner = venue.createTransport();
   const client = new VenueClient({
     baseUrl: IN_PROCESS_BASE_URL,

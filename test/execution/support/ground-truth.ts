@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { OrderRegistry } from '../../../src/orders/order-registry.js';
 import type { CallRecord, OrderTruth } from '../../../src/sim/engine/ground-truth.js';
 import type { SimVenue } from '../../../src/sim/sim-venue.js';
+import type { ExecHarness } from './exec-harness.js';
 import { liveInterval, maxConcurrent } from '../../../src/lab/simulate/intervals.js';
 
 /** When an order was on the book, from the venue's own history: [first resting, first end). */
@@ -57,4 +58,14 @@ export function callsOf(venue: SimVenue, endpoint: CallRecord['endpoint'], party
 /** The most calls of `calls` that were open at the same instant (touching calls do not overlap). */
 export function maxOverlap(calls: readonly CallRecord[]): number {
   return maxConcurrent(calls.map((c) => ({ start: c.startedAt, end: c.endedAt ?? Infinity })));
+}
+
+/**
+ * The end of every execution test on the simulator: invariant 1 on the venue's ground truth (no
+ * slot ever held two live orders), then the harness closed. Nothing to do when the test made none.
+ */
+export async function closeChecked(h: ExecHarness | undefined): Promise<void> {
+  if (h === undefined) return;
+  expectNoDuplicateLive(h.venue, h.partyId, h.registry);
+  await h.close();
 }

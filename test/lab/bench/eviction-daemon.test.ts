@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { isTerminal } from '../../../src/orders/order-state-machine.js';
+import { isTerminal } from '../../../src/orders/fsm/index.js';
 import { daemonEnv, twoSided, type DaemonEnv } from '../../daemon/support/daemon-env.js';
 import { positionRange } from '../../daemon/support/truth-figures.js';
 

@@ -5,7 +5,7 @@ import { dec } from '../../../src/core/decimal.js';
 import { OrderEngine, type OrderEngineOptions } from '../../../src/execution/order-engine.js';
 import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
 import { openJournal, type Journal } from '../../../src/orders/journal/index.js';
-import type { TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { simEnv, type SimEnv } from '../../execution/fixtures/sim-env.js';
 
 /**

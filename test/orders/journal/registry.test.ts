@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { OrderRegistry } from '../../../src/orders/order-registry.js';
-import { TERMINAL_STATES } from '../../../src/orders/order-state-machine.js';
-import type { OrderEventType, TrackedOrder } from '../../../src/orders/order-state-machine.js';
+import { TERMINAL_STATES } from '../../../src/orders/fsm/index.js';
+import type { OrderEventType, TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { JournalConflictError, journalWriteAhead, openJournal } from '../../../src/orders/journal/index.js';
 import type { Journal } from '../../../src/orders/journal/index.js';
-import { CLIENT_ID, PAIR, SLOT, T0, defaultEvent, snap, wireOrder } from '../fixtures.js';
+import { CLIENT_ID, PAIR, SLOT, T0, TO_OPEN, defaultEvent, snap, wireOrder } from '../fixtures.js';
 import { steppingClock, useTempStores } from './helpers/temp-store.js';
 
 /**
@@ -49,16 +49,7 @@ describe('journal + order registry', () => {
       registry.createIntent(INTENT);
       expect(journal.findByClientOrderId(CLIENT_ID)?.state).toBe('INTENT');
 
-      const open = applyDefaults(
-        registry,
-        CLIENT_ID,
-        'PrepareStarted',
-        'Prepared',
-        'Signed',
-        'SubmitStarted',
-        'SubmitAccepted',
-        'ConfirmedResting',
-      );
+      const open = applyDefaults(registry, CLIENT_ID, ...TO_OPEN);
       expect(journal.get(CLIENT_ID)).toMatchObject({
         state: 'OPEN',
         orderId: open.orderId,

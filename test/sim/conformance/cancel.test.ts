@@ -1,17 +1,15 @@
-import FakeTimers from '@sinonjs/fake-timers';
+import type FakeTimers from '@sinonjs/fake-timers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { OrderData, PrepareCancelData } from '../../../src/venue/schemas.js';
-import { type SimHarness, errBody, okData, startSimHarness } from '../../helpers/sim-harness.js';
+import { errBody, okData, type SimHarness, startFakeTimeHarness } from '../../helpers/sim-harness.js';
 
 /** Section 4, POST /orders/{contractId}/cancel and POST /orders/cancel. */
 describe('cancel', () => {
   let h: SimHarness;
   let fake: FakeTimers.Clock;
   beforeAll(async () => {
-    fake = FakeTimers.createClock(Date.parse('2025-03-01T12:00:00Z'));
-    h = await startSimHarness({ clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
+    ({ h, fake } = await startFakeTimeHarness());
   });
   afterAll(() => h.close());
 

@@ -1,8 +1,13 @@
-import FakeTimers from '@sinonjs/fake-timers';
+import type FakeTimers from '@sinonjs/fake-timers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../../src/core/clock.js';
 import { BalancesData, OrderBook, PrepareOrderData } from '../../../src/venue/schemas.js';
-import { type SimHarness, errBody, okData, startSimHarness } from '../../helpers/sim-harness.js';
+import {
+  errBody,
+  okData,
+  type SimHarness,
+  startFakeTimeHarness,
+  startSimHarness,
+} from '../../helpers/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 
@@ -219,8 +224,7 @@ describe('POST /orders: one placement at a time per party', () => {
   let h: SimHarness;
   let fake: FakeTimers.Clock;
   beforeAll(async () => {
-    fake = FakeTimers.createClock(Date.parse('2025-03-01T12:00:00Z'));
-    h = await startSimHarness({ clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
+    ({ h, fake } = await startFakeTimeHarness());
   });
   afterAll(() => h.close());
 

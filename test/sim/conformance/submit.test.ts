@@ -1,9 +1,14 @@
 import { sign as edSign } from 'node:crypto';
-import FakeTimers from '@sinonjs/fake-timers';
+import type FakeTimers from '@sinonjs/fake-timers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../../src/core/clock.js';
 import { OrderData, OrdersData, PrepareOrderData, type SigningEnvelope } from '../../../src/venue/schemas.js';
-import { type SimHarness, errBody, makeTestKey, okData, startSimHarness } from '../../helpers/sim-harness.js';
+import {
+  errBody,
+  makeTestKey,
+  okData,
+  type SimHarness,
+  startFakeTimeHarness,
+} from '../../helpers/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 
@@ -12,8 +17,7 @@ describe('POST {submit_url}', () => {
   let h: SimHarness;
   let fake: FakeTimers.Clock;
   beforeAll(async () => {
-    fake = FakeTimers.createClock(Date.parse('2025-03-01T12:00:00Z'));
-    h = await startSimHarness({ clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
+    ({ h, fake } = await startFakeTimeHarness());
   });
   afterAll(() => h.close());
 

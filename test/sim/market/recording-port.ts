@@ -2,7 +2,7 @@ import * as FakeTimers from '@sinonjs/fake-timers';
 import { fakeClock, type Clock } from '../../../src/core/clock.js';
 import { Dec, ZERO, toWire } from '../../../src/core/decimal.js';
 import type { MarketPort } from '../../../src/sim/market/market-port.js';
-import type { Side } from '../../../src/venue/schemas.js';
+import type { Side } from '../../../src/core/order-terms.js';
 
 /** One recorded `takeLiquidity` call. */
 export interface TakeCall {

@@ -7,7 +7,7 @@ import type { SimResponse } from '../../../src/sim/router/types.js';
 import type { SimConfigInput } from '../../../src/sim/sim-config.js';
 import { SimVenue } from '../../../src/sim/sim-venue.js';
 import { type Order, OrderBook, PrepareOrderData, type SigningEnvelope } from '../../../src/venue/schemas.js';
-import { type TestKey, makeTestKey, testSimConfig } from '../../helpers/sim-harness.js';
+import { type TestKey, makeTestKey, registerTestAccount, testSimConfig } from '../../helpers/sim-harness.js';
 
 /** The fixed start of fake time in these tests. */
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z');
@@ -92,16 +92,7 @@ export function inProcessVenue(
     latency: opts.latency ?? 'instant',
   });
   const key = makeTestKey();
-  const slug = opts.account?.slug ?? 'testmm';
-  const { apiKey, partyId } = venue.registerAccount({
-    name: 'Test Market Maker',
-    slug,
-    publicKey: key.publicKeyRaw,
-    balances: { USDC: '100000', BTC: '10', ETH: '100' },
-    maxOpenOrders: 50,
-    ordersPerMinute: 1000,
-    ...opts.account,
-  });
+  const { apiKey, partyId, slug } = registerTestAccount(venue, key.publicKeyRaw, opts.account);
   const api: InProcessVenue['api'] = async (method, path, body, headers) =>
     parse(
       await venue.router.handle({

@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { readStoreLock } from '../orders/journal/index.js';
 import { generateKeyFile } from '../signing/index.js';
-import type { LatencyProfile } from '../sim/latency.js';
-import type { RetentionOptions } from '../sim/engine/history-retention.js';
-import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../sim/sim-config.js';
-import { SimVenue } from '../sim/sim-venue.js';
+import type { LatencyProfile } from './latency.js';
+import type { RetentionOptions } from './engine/history-retention.js';
+import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from './sim-config.js';
+import { SimVenue } from './sim-venue.js';
 
 /**
  * Paper trading's venue: the simulated venue on loopback over real HTTP, its market running, and

@@ -16,11 +16,11 @@ export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 export type KnownOrderStatus = RestingStatus | TerminalStatus;
 
 /** True for OPEN, PARTIALLY_FILLED and PENDING_TRIGGER. */
-export function isResting(status: string | null | undefined): status is RestingStatus {
+export function isRestingStatus(status: string | null | undefined): status is RestingStatus {
   return status != null && (RESTING_STATUSES as readonly string[]).includes(status);
 }
 
 /** True for FILLED, CANCELLED, EXPIRED and REJECTED. */
-export function isTerminal(status: string | null | undefined): status is TerminalStatus {
+export function isTerminalStatus(status: string | null | undefined): status is TerminalStatus {
   return status != null && (TERMINAL_STATUSES as readonly string[]).includes(status);
 }
