@@ -27,12 +27,22 @@ const LAYERS = [
   'observability',
   'sim',
   'daemon',
+  'watchdog',
   'lab',
   'cli',
 ];
 
 /** The folders the daemon is made of: none of them may import the simulated venue. */
-const PRODUCTION = ['config', 'market', 'strategy', 'risk', 'execution', 'observability', 'daemon'];
+const PRODUCTION = [
+  'config',
+  'market',
+  'strategy',
+  'risk',
+  'execution',
+  'observability',
+  'daemon',
+  'watchdog',
+];
 
 /** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
 const upward = LAYERS.slice(0, -1).map((layer, i) => ({

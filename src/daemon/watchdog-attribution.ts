@@ -2,7 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 import { systemClock, type Clock } from '../core/clock.js';
 import { Poller } from '../core/poller.js';
 import type { Logger } from '../logging/logger.js';
-import type { TrackedOrder } from '../orders/order-state-machine.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { Daemon } from './daemon.js';
 import type { DaemonEvent } from './daemon-types.js';
 import type { DaemonAttachment } from './run-daemon.js';

@@ -6,7 +6,7 @@ import type { FillTruth, OrderHistoryEntry, OrderTruth } from './ground-truth.js
 /**
  * Orders as the simulated venue keeps them.
  *
- * Status names are those of `src/venue/order-status.ts`. The life of an order in the simulator:
+ * Status names are those of `src/core/order-status.ts`. The life of an order in the simulator:
  *
  * | phase | status | contractId | listed by GET /orders |
  * |---|---|---|---|
