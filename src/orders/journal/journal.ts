@@ -48,7 +48,7 @@ export const DEFAULT_GROUP_COMMIT_MS = 250;
 
 /** Options of {@link openJournal}. */
 export interface JournalOptions<O> {
-  /** The SQLite file. Parent directories are created; `<path>.lock` is the store lock. */
+  /** The SQLite file. Parent directories are created; `<path>.lock.sqlite` holds the store lock (see store-lock.ts). */
   readonly path: string;
   /**
    * Source of the journal's own timestamps (`at`, `created_at`, `updated_at`) and, when it has

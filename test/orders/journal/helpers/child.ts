@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +15,12 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
+
+/** True when this process may give a child its own hostname (`unshare --uts` needs root). */
+export function canUnshareUts(): boolean {
+  const r = spawnSync('unshare', ['--uts', 'true'], { stdio: 'ignore' });
+  return r.status === 0;
+}
 
 /** Bundles `test/orders/journal/fixtures/<name>.ts`; returns the .mjs path and a cleanup. */
 export async function bundleFixture(name: string): Promise<{ file: string; dispose: () => void }> {
@@ -48,9 +54,19 @@ export interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** Spawns `node <file> ...args`. */
-export function spawnChild(file: string, args: string[]): Child {
-  const proc = spawn(process.execPath, [file, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Spawns `node <file> ...args`; with `hostname`, in a UTS namespace of its own under that hostname
+ * (`unshare --uts`, root only): another "host" on the same kernel and filesystem.
+ */
+export function spawnChild(file: string, args: string[], opts: { hostname?: string } = {}): Child {
+  const proc =
+    opts.hostname === undefined
+      ? spawn(process.execPath, [file, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(
+          'unshare',
+          ['--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', opts.hostname, process.execPath, file, ...args],
+          { stdio: ['pipe', 'pipe', 'pipe'] },
+        );
   const lines: unknown[] = [];
   const waiters = new Set<() => void>();
   let buffer = '';
