@@ -84,7 +84,9 @@ export function resetPaperStore(storePath: string): void {
   if (storeLockHeld(storePath)) {
     const holder = readStoreLock(storePath);
     const who = holder === null ? 'another process' : `pid ${holder.pid} on ${holder.host}`;
-    throw new PaperStoreBusyError(`the paper store ${storePath} is in use by ${who}; stop that session first`);
+    throw new PaperStoreBusyError(
+      `the paper store ${storePath} is in use by ${who}; stop that session first`,
+    );
   }
   for (const suffix of ['', '-wal', '-shm', '-journal', '.lock']) {
     const file = `${storePath}${suffix}`;

@@ -81,5 +81,7 @@ export function nonTerminalOrders(read: JournalRead): StoredOrder<TrackedOrder>[
  */
 export function liveStoreHolder(path: string): LockHolder | null {
   if (!storeLockHeld(path)) return null;
-  return readStoreLock(path) ?? { pid: 0, host: 'unknown (the lock note is unreadable)', startedAt: 0, nonce: '' };
+  return (
+    readStoreLock(path) ?? { pid: 0, host: 'unknown (the lock note is unreadable)', startedAt: 0, nonce: '' }
+  );
 }

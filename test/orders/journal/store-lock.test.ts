@@ -11,7 +11,7 @@ const stores = useTempStores();
 
 /** The pid of a process that has already exited. */
 function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '']).pid!;
+  return spawnSync(process.execPath, ['-e', '']).pid;
 }
 
 function writeNote(storePath: string, holder: Record<string, unknown> | string): void {
@@ -60,7 +60,10 @@ describe('store lock: in process', () => {
   it.each([
     ['a dead pid on this host (kill -9)', () => ({ pid: deadPid(), host: os.hostname() })],
     ['our own pid (a restarted container, pid 1 again)', () => ({ pid: process.pid, host: os.hostname() })],
-    ['another host (a recreated container has a new hostname)', () => ({ pid: 1, host: 'old-container-4f2a' })],
+    [
+      'another host (a recreated container has a new hostname)',
+      () => ({ pid: 1, host: 'old-container-4f2a' }),
+    ],
   ])('takes over a note left by %s: the kernel lock is free, so its writer is gone', (_, who) => {
     const path = stores.tempStore();
     const holder = { ...who(), startedAt: 1, nonce: 'old' };
