@@ -6,6 +6,7 @@ import convict from 'convict';
 
 import { apiKeyHandle, isApiKey, scrubText } from '../logging/redact.js';
 import { type AnySection, getPath, isLeaf, leaves } from './define.js';
+import { describeJsonError } from './json-error.js';
 import { ConfigError, type ConfigIssue, MASKED, formatConfigError, renderValue } from './errors.js';
 import { OPTIONAL_PATH, PATH, checkFormat } from './formats.js';
 import { CONFIG_FILES_ENV, type MmConfig, type VenueConfig, configSchema } from './schema.js';
@@ -247,7 +248,7 @@ function readConfigFile(path: string, issues: ConfigIssue[]): Record<string, unk
     // The parser's message can quote the file; mask anything that looks like a key.
     issues.push({
       source: path,
-      reason: `not valid JSON: ${scrubText((e as Error).message)}`,
+      reason: `not valid JSON: ${scrubText(describeJsonError(text, e as Error))}`,
     });
     return undefined;
   }
