@@ -20,6 +20,19 @@ import { EXIT, type Command, type CommandIo } from './command.js';
 /** The package's paper trading config, layered over `config/default.json`. */
 export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../config/paper.json', import.meta.url));
 
+/**
+ * Layered after it at `--latency realistic`: the shutdown bound of a live daemon (150 s), since a
+ * cancel takes about 35 s there and eight quotes do not all cancel within paper's 30 s.
+ */
+export const PAPER_REALISTIC_CONFIG_FILE = fileURLToPath(
+  new URL('../../config/paper-realistic.json', import.meta.url),
+);
+
+/** The config layers of paper mode: the package's, then the user's `--config` files. */
+export function paperConfigFiles(latency: LatencyProfile, extra: readonly string[]): string[] {
+  return [PAPER_CONFIG_FILE, ...(latency === 'realistic' ? [PAPER_REALISTIC_CONFIG_FILE] : []), ...extra];
+}
+
 const USAGE = `Usage: ledger-mm paper [options]
 
 Paper trading: starts the simulated venue on 127.0.0.1 (free ports, market on), registers an
@@ -143,7 +156,10 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
   }
   const env = { ...io.env };
   for (const k of OWN_ENV) delete env[k];
-  const first = loadConfigOrExit({ configFiles: [PAPER_CONFIG_FILE, ...args.config], env, cwd: io.cwd }, io);
+  const first = loadConfigOrExit(
+    { configFiles: paperConfigFiles(args.latency, args.config), env, cwd: io.cwd },
+    io,
+  );
   if (!first.ok) return first.exitCode;
 
   let paper: PaperVenue;
@@ -163,7 +179,7 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
     return EXIT.FAILED;
   }
   const load: LoadConfigOptions = {
-    configFiles: [PAPER_CONFIG_FILE, ...args.config],
+    configFiles: paperConfigFiles(args.latency, args.config),
     env: {
       ...env,
       LEDGER_MM_BASE_URL: paper.baseUrl,
