@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from './sqlite-driver.js';
 import { systemClock } from '../../core/clock.js';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { decimalJsonCodec } from './codec.js';

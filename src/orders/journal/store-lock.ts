@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from './sqlite-driver.js';
 
 /**
  * One process per store. Two daemons on one store would be two signers for one party, which
@@ -134,7 +134,7 @@ export function acquireStoreLock(storePath: string): StoreLock {
  * lock for an instant; never creates the lock database.
  */
 export function storeLockHeld(storePath: string): boolean {
-  let db: Database.Database;
+  let db: Database;
   try {
     db = new Database(lockDatabasePath(storePath), { readonly: true, fileMustExist: true, timeout: 0 });
   } catch {

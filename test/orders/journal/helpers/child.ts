@@ -30,14 +30,19 @@ export async function bundleFixture(name: string): Promise<{ file: string; dispo
   };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-journal-child-'));
   const file = path.join(dir, `${name}.mjs`);
-  const betterSqlite = createRequire(path.join(repoRoot, 'package.json')).resolve('better-sqlite3');
+  // Both drivers (src/orders/journal/sqlite-driver.ts picks one by the Node version).
+  const resolve = createRequire(path.join(repoRoot, 'package.json')).resolve;
+  const drivers = {
+    'better-sqlite3': resolve('better-sqlite3'),
+    'better-sqlite3-v12': resolve('better-sqlite3-v12'),
+  };
   await rolldown.build({
     input: path.join(here, '..', 'fixtures', `${name}.ts`),
     cwd: repoRoot,
     platform: 'node',
     logLevel: 'warn',
-    external: ['better-sqlite3'],
-    output: { file, format: 'esm', paths: { 'better-sqlite3': betterSqlite } },
+    external: Object.keys(drivers),
+    output: { file, format: 'esm', paths: drivers },
     write: true,
   });
   return { file, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
