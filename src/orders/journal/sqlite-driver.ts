@@ -11,7 +11,7 @@ import type BetterSqlite3 from 'better-sqlite3';
  */
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
-const driver = (NODE_MAJOR >= 22 ? await import('better-sqlite3') : await import('better-sqlite3-v12'));
+const driver = NODE_MAJOR >= 22 ? await import('better-sqlite3') : await import('better-sqlite3-v12');
 
 /** The `Database` class of the driver this Node loads. */
 export const Database: typeof BetterSqlite3 = driver.default;
