@@ -97,6 +97,8 @@ function freePort() {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** A bound for a race: its timer does not keep the process alive once the race is decided. */
+const deadline = (ms) => new Promise((r) => setTimeout(r, ms).unref());
 
 async function waitFor(what, fn, timeoutMs, everyMs = 250) {
   const until = Date.now() + timeoutMs;
@@ -262,7 +264,7 @@ async function main() {
     env: { ...env, LEDGER_MM_METRICS_PORT: String(secondPort) },
     cwd: app,
   });
-  const secondExit = await Promise.race([second.exited, sleep(60_000).then(() => null)]);
+  const secondExit = await Promise.race([second.exited, deadline(60_000).then(() => null)]);
   if (secondExit === null) second.proc.kill('SIGKILL');
   check(
     secondExit !== null && secondExit.code !== 0 && /is locked by pid \d+/.test(second.output()),
@@ -304,7 +306,7 @@ async function main() {
   const graceMs = JSON.parse(fs.readFileSync(path.join(app, 'config/default.json'), 'utf8')).shutdown.graceMs;
   const stopAt = Date.now();
   daemon.proc.kill(dockerfile.stopSignal);
-  const stopped = await Promise.race([daemon.exited, sleep(graceMs + 15_000).then(() => null)]);
+  const stopped = await Promise.race([daemon.exited, deadline(graceMs + 15_000).then(() => null)]);
   const stopS = (Date.now() - stopAt) / 1000;
   if (stopped === null) fail(`no exit ${stopS} s after ${dockerfile.stopSignal} (grace ${graceMs / 1000} s)`);
   check(
