@@ -32,11 +32,33 @@ export const EXIT = {
   USAGE: 2,
 } as const;
 
+/** The part of a writable stream {@link brokenPipeTolerant} needs. */
+export interface OutputStream {
+  write(text: string): unknown;
+  on(event: 'error', listener: (err: NodeJS.ErrnoException) => void): unknown;
+}
+
+/**
+ * A writer to `stream` that stops writing, silently, once the reader has gone (EPIPE:
+ * `ledger-mm orders | head -1`). The command runs to its end and exits with its own code; any
+ * other stream error is thrown as before.
+ */
+export function brokenPipeTolerant(stream: OutputStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
+
 /** The standard process-backed IO. */
 export function processIo(): CommandIo {
   return {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: brokenPipeTolerant(process.stdout),
+    stderr: brokenPipeTolerant(process.stderr),
     env: process.env,
     cwd: process.cwd(),
   };

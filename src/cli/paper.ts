@@ -3,6 +3,7 @@
  * running), an account registered with a throwaway signing key, and the daemon quoting two pairs
  * against it from `config/paper.json`. `npm start` runs this.
  */
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
 import type { Daemon } from '../daemon/daemon.js';
@@ -15,6 +16,19 @@ import type { LogDestination } from '../logging/logger.js';
 import { scrubText } from '../logging/redact.js';
 import { LATENCY_PROFILES, type LatencyProfile } from '../sim/latency.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
+
+/**
+ * Layered after it at `--latency realistic`: the shutdown bound of a live daemon (150 s), since a
+ * cancel takes about 35 s there and eight quotes do not all cancel within paper's 30 s.
+ */
+export const PAPER_REALISTIC_CONFIG_FILE = fileURLToPath(
+  new URL('../../config/paper-realistic.json', import.meta.url),
+);
+
+/** The config layers of paper mode: the package's, then the user's `--config` files. */
+export function paperConfigFiles(latency: LatencyProfile, extra: readonly string[]): string[] {
+  return [PAPER_CONFIG_FILE, ...(latency === 'realistic' ? [PAPER_REALISTIC_CONFIG_FILE] : []), ...extra];
+}
 
 const USAGE = `Usage: ledger-mm paper [options]
 
@@ -125,7 +139,10 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
   }
   const env = { ...io.env };
   for (const k of OWN_ENV) delete env[k];
-  const first = loadConfigOrExit({ configFiles: [PAPER_CONFIG_FILE, ...args.config], env, cwd: io.cwd }, io);
+  const first = loadConfigOrExit(
+    { configFiles: paperConfigFiles(args.latency, args.config), env, cwd: io.cwd },
+    io,
+  );
   if (!first.ok) return first.exitCode;
 
   let paper: PaperVenue;
@@ -145,7 +162,7 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
     return EXIT.FAILED;
   }
   const load: LoadConfigOptions = {
-    configFiles: [PAPER_CONFIG_FILE, ...args.config],
+    configFiles: paperConfigFiles(args.latency, args.config),
     env: {
       ...env,
       LEDGER_MM_BASE_URL: paper.baseUrl,

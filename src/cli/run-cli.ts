@@ -1,3 +1,4 @@
+import { buildCommit, packageVersion } from '../observability/build-info.js';
 import { COMMANDS } from './commands.js';
 import { EXIT, type CommandIo } from './command.js';
 
@@ -11,9 +12,14 @@ export function topUsage(): string {
     'Commands:',
     ...lines,
     '',
-    'Run `ledger-mm <command> --help` for the options of one command.',
+    'Run `ledger-mm <command> --help` for the options of one command; `ledger-mm --version` prints the version.',
     '',
   ].join('\n');
+}
+
+/** `ledger-mm 0.1.0 (commit abc1234, node v24.21.0)`: the package version and the build's commit. */
+export function versionLine(env: NodeJS.ProcessEnv): string {
+  return `ledger-mm ${packageVersion()} (commit ${buildCommit(env)}, node ${process.version})\n`;
 }
 
 /**
@@ -25,6 +31,10 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout)(topUsage());
     return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout(versionLine(io.env));
+    return EXIT.OK;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {

@@ -6,9 +6,17 @@ import convict from 'convict';
 
 import { apiKeyHandle, isApiKey, scrubText } from '../logging/redact.js';
 import { type AnySection, getPath, isLeaf, leaves } from './define.js';
+import { strategyConfigIssues } from '../strategy/params.js';
+import { describeJsonError } from './json-error.js';
 import { ConfigError, type ConfigIssue, MASKED, formatConfigError, renderValue } from './errors.js';
 import { OPTIONAL_PATH, PATH, checkFormat } from './formats.js';
-import { CONFIG_FILES_ENV, type MmConfig, type VenueConfig, configSchema } from './schema.js';
+import {
+  CONFIG_FILES_ENV,
+  type MmConfig,
+  type StrategyConfig,
+  type VenueConfig,
+  configSchema,
+} from './schema.js';
 
 /** Inputs of {@link loadConfig}. Nothing is read from the process: not its env, argv or cwd. */
 export interface LoadConfigOptions {
@@ -99,6 +107,17 @@ export function loadConfig(opts: LoadConfigOptions): MmConfig {
     }
   }
   issues.push(...crossChecks(props, bad, sources));
+  issues.push(...unknownEnvironment(opts.env));
+  // The rules between strategy keys (min ≤ max, overrides only for configured pairs): the same
+  // check the daemon makes when it resolves its params, so `check` refuses what `run` would.
+  if (![...bad].some((k) => k === 'pairs' || k.startsWith('strategy.'))) {
+    for (const issue of strategyConfigIssues(
+      props['strategy'] as StrategyConfig,
+      props['pairs'] as string[],
+    )) {
+      issues.push({ ...issue, source: issue.key === undefined ? 'default' : sourceOf(issue.key, sources) });
+    }
+  }
 
   const venue = props['venue'] as { apiKey: string; apiKeyFile: string };
   let apiKey = '';
@@ -247,7 +266,7 @@ function readConfigFile(path: string, issues: ConfigIssue[]): Record<string, unk
     // The parser's message can quote the file; mask anything that looks like a key.
     issues.push({
       source: path,
-      reason: `not valid JSON: ${scrubText((e as Error).message)}`,
+      reason: `not valid JSON: ${scrubText(describeJsonError(text, e as Error))}`,
     });
     return undefined;
   }
@@ -326,6 +345,33 @@ function formatReason(format: string | readonly unknown[], value: unknown): stri
   }
 }
 
+/** `LEDGER_MM_*` variables read elsewhere than the schema (the config file list, the build's commit). */
+const OTHER_ENV = new Set([CONFIG_FILES_ENV, 'LEDGER_MM_COMMIT']);
+const SCHEMA_ENV = new Set(LEAVES.flatMap(({ leaf }) => (leaf.env === undefined ? [] : [leaf.env])));
+
+/**
+ * A `LEDGER_MM_*` variable that no key reads is an error, like an unknown key in a file: a typo
+ * (`LEDGER_MM_PAIR`) would otherwise be ignored silently and the daemon run on the default.
+ */
+function unknownEnvironment(env: NodeJS.ProcessEnv): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('LEDGER_MM_') || SCHEMA_ENV.has(name) || OTHER_ENV.has(name)) continue;
+    if (env[name] === undefined) continue;
+    const near = [...SCHEMA_ENV, ...OTHER_ENV]
+      .map((known) => ({ known, d: editDistance(known, name) }))
+      .sort((a, b) => a.d - b.d)[0];
+    issues.push({
+      source: `env ${name}`,
+      reason:
+        near !== undefined && near.d <= 3
+          ? `unknown environment variable (did you mean ${near.known}?)`
+          : 'unknown environment variable: no configuration key reads it (see README "Configuration")',
+    });
+  }
+  return issues;
+}
+
 function unknownKeyReason(name: string, section: AnySection): string {
   const near = Object.keys(section).find(
     (k) => k.toLowerCase() === name.toLowerCase() || editDistance(k.toLowerCase(), name.toLowerCase()) <= 2,
@@ -347,6 +393,19 @@ function editDistance(a: string, b: string): number {
 }
 
 /** Rules between keys; a key already reported bad is not checked again. */
+/**
+ * Where a strategy issue's key was set: `strategy.pairs[0] (ETH/USDC).spread.minBps` or
+ * `strategy.defaults.spread.minBps` → the source of the closest key the layers set.
+ */
+function sourceOf(key: string, sources: ReadonlyMap<string, string>): string {
+  const plain = key.replace(/ \([^)]*\)/, '');
+  for (let k = plain; k !== ''; k = k.includes('.') ? k.slice(0, k.lastIndexOf('.')) : '') {
+    const s = sources.get(k) ?? sources.get(k.replace(/\[\d+\]/, ''));
+    if (s !== undefined) return s;
+  }
+  return sources.get('strategy.pairs') ?? 'default';
+}
+
 function crossChecks(
   props: Record<string, unknown>,
   bad: ReadonlySet<string>,

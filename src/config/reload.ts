@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import type { Clock, TimerHandle } from '../core/clock.js';
@@ -61,16 +62,29 @@ function diffKeys(a: unknown, b: unknown, path: string, out: string[]): void {
 /** Watches files for changes; injected so tests need no real file system events. */
 export type FileWatcher = (path: string, onChange: () => void) => { close(): void };
 
-/** The real watcher: `fs.watch`, tolerant of editors that replace the file. */
+/**
+ * The real watcher: `fs.watch` on the file and on its directory. The directory's watch sees a file
+ * replaced by a rename, which leaves the file's own watch on the old inode: editors that save
+ * through a temporary file, and Kubernetes, which updates a mounted ConfigMap or Secret by
+ * swapping the directory's `..data` symlink.
+ */
 export const fsWatcher: FileWatcher = (path, onChange) => {
-  let w: FSWatcher | undefined;
-  try {
-    w = watch(path, { persistent: false }, () => onChange());
-    w.on('error', () => undefined);
-  } catch {
-    w = undefined; // a layer that cannot be watched still reloads on SIGHUP
-  }
-  return { close: () => w?.close() };
+  const watchers: FSWatcher[] = [];
+  const base = basename(path);
+  const add = (target: string, relevant: (name: string | null) => boolean): void => {
+    try {
+      const w = watch(target, { persistent: false }, (_event, name) => {
+        if (relevant(name === null ? null : String(name))) onChange();
+      });
+      w.on('error', () => undefined);
+      watchers.push(w);
+    } catch {
+      // a layer that cannot be watched still reloads on SIGHUP
+    }
+  };
+  add(path, () => true);
+  add(dirname(path), (name) => name === null || name === base || name.startsWith('..'));
+  return { close: () => watchers.forEach((w) => w.close()) };
 };
 
 /** Options of {@link ConfigReloader}. */

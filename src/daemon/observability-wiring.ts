@@ -138,7 +138,7 @@ export async function attachObservability(
     readiness,
     status: () => ({
       phase: daemon.phase,
-      ...buildStatusReport(daemon.stateView(), { readiness: readiness() }),
+      ...buildStatusReport(daemon.stateView(), { readiness: readiness(), queues: metrics.queues.view() }),
     }),
     eventLoop: metrics.eventLoop,
     ...(heartbeat === null ? {} : { heartbeat: () => heartbeat.verdict() }),

@@ -274,7 +274,8 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function causeCode(cause: unknown): string | undefined {
+/** The first system error code (ECONNREFUSED, ENOTFOUND…) along an error's cause chain. */
+export function causeCode(cause: unknown): string | undefined {
   for (let c = cause, depth = 0; c instanceof Error && depth < 4; c = c.cause, depth++) {
     const code = (c as NodeJS.ErrnoException).code;
     if (typeof code === 'string') return code;

@@ -118,9 +118,16 @@ export async function runDaemon(o: RunDaemonOptions): Promise<number> {
   try {
     for (const a of o.attachments ?? []) attached.push(await a.attach(daemon, logger));
   } catch (err) {
+    // An observer that cannot start (a taken metrics port) is the operator's to fix, not a bug:
+    // one line naming it and what to do, no stack trace.
+    const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+    const hint =
+      code === 'EADDRINUSE'
+        ? '; another process listens there: stop it, or set metrics.port (LEDGER_MM_METRICS_PORT)'
+        : '';
     logger.fatal(
-      { err },
-      `ledger-mm ${o.command} cannot run: ${err instanceof Error ? err.message : String(err)}`,
+      { code },
+      `ledger-mm ${o.command} cannot run: ${err instanceof Error ? err.message : String(err)}${hint}`,
     );
     for (const a of attached) await a.close().catch(() => undefined);
     await daemon.close({ cancelOrders: false });

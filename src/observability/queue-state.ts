@@ -1,5 +1,6 @@
 import { msToSeconds } from './metric-number.js';
 import type { PipelineMetrics } from './pipeline-metrics.js';
+import type { QueueView } from './state-view.js';
 
 /** Which execution queue. */
 export type QueueName = 'placement' | 'cancel';
@@ -38,6 +39,23 @@ export class QueueState {
   /** The last sample of `queue`, if any. */
   get(queue: QueueName): QueueSample | undefined {
     return this.samples.get(queue);
+  }
+
+  /**
+   * Each queue's figures now (for `/status`), the oldest waiting task's age projected to now as
+   * the gauges do; a queue that never reported is left out.
+   */
+  view(): { placement?: QueueView; cancel?: QueueView } {
+    const now = this.now();
+    const out: { placement?: QueueView; cancel?: QueueView } = {};
+    for (const [name, s] of this.samples) {
+      out[name] = {
+        depth: s.depth,
+        inFlight: s.inFlight,
+        oldestWaitMs: s.depth > 0 ? Math.max(0, s.oldestWaitMs + Math.max(0, now - s.at)) : 0,
+      };
+    }
+    return out;
   }
 
   /** Sets the queue gauges (a scrape refresher). */

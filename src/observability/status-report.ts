@@ -63,6 +63,8 @@ export interface StatusReportOptions {
   readonly readiness?: Readiness;
   /** Most fills listed. Default 20. */
   readonly maxFills?: number;
+  /** The execution queues as their events last reported them, when the view has none. */
+  readonly queues?: DaemonStateView['queues'];
 }
 
 /** Builds the status document from the daemon's state. */
@@ -130,7 +132,7 @@ export function buildStatusReport(view: DaemonStateView, opts: StatusReportOptio
                 ? null
                 : iso(view.pipeline.since),
           },
-    queues: view.queues ?? null,
+    queues: view.queues ?? opts.queues ?? null,
     rateBudget: view.rateBudget ?? null,
     lastFills: (view.lastFills ?? []).slice(0, opts.maxFills ?? 20).map((f) => ({
       pair: f.pair,

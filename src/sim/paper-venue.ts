@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../core/clock.js';
-import { readStoreLock } from '../orders/journal/index.js';
+import { readStoreLock, storeLockHeld } from '../orders/journal/index.js';
 import { generateKeyFile } from '../signing/index.js';
 import type { LatencyProfile } from './latency.js';
 import type { RetentionOptions } from './engine/history-retention.js';
@@ -80,21 +79,13 @@ export class PaperStoreBusyError extends Error {
   override readonly name = 'PaperStoreBusyError';
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes a previous session's journal, unless a live process holds it. */
 export function resetPaperStore(storePath: string): void {
-  const holder = readStoreLock(storePath);
-  if (holder !== null && holder.host === hostname() && holder.pid !== process.pid && alive(holder.pid)) {
+  if (storeLockHeld(storePath)) {
+    const holder = readStoreLock(storePath);
+    const who = holder === null ? 'another process' : `pid ${holder.pid} on ${holder.host}`;
     throw new PaperStoreBusyError(
-      `the paper store ${storePath} is in use by pid ${holder.pid}; stop that session first`,
+      `the paper store ${storePath} is in use by ${who}; stop that session first`,
     );
   }
   for (const suffix of ['', '-wal', '-shm', '-journal', '.lock']) {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cancelResult } from '../../src/cli/cancel-all.js';
 import { dec } from '../../src/core/decimal.js';
@@ -108,6 +109,23 @@ describe('ledger-mm cancel-all', () => {
     }
     expect(resting()).toEqual(before);
     expect(cancelCalls()).toBe(0);
+  });
+
+  it('cancels after a crash whose lock note names another host (a recreated container): no daemon holds the store', async () => {
+    const ours = await t.placeThroughJournal([{ side: 'BUY', price: '60000', quantity: '0.01' }]);
+    // What a daemon killed with SIGKILL in the old container left: its note, no live holder.
+    fs.writeFileSync(
+      `${storePath}.lock`,
+      JSON.stringify({ pid: 1, host: 'ledger-mm-old-7d4f9', startedAt: Date.now() - 60_000, nonce: 'gone' }),
+    );
+    const dry = await t.cli(['cancel-all']);
+    expect(dry.code).toBe(0);
+    expect(dry.out).not.toMatch(/holds the store/);
+    const run = await t.cli(['cancel-all', '--yes']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(new RegExp(`cancelled\\s+${ours[0]!.orderId!}`));
+    expect(resting()).toEqual([]);
   });
 
   it('--pair cancels only that pair; the other pair keeps resting', async () => {

@@ -294,6 +294,44 @@ describe('ledger-mm check', () => {
       expect(stub.requests).toHaveLength(0);
     });
 
+    // `run` resolves these rules between strategy keys at start; `check` must refuse them too.
+    it.each([
+      [
+        'spread.minBps above spread.maxBps',
+        { strategy: { defaults: { spread: { minBps: 50, maxBps: 10 } } } },
+        /strategy\.defaults\.spread\.maxBps = 10[\s\S]*must be at least spread\.minBps \(50\)/,
+      ],
+      [
+        'an override for a pair that is not configured',
+        { strategy: { pairs: [{ pair: 'SOL/USDC', spread: { bidBps: 20 } }] } },
+        /strategy\.pairs\[0\]\.pair = "SOL\/USDC"[\s\S]*is not one of the configured pairs \(BTC\/USDC, ETH\/USDC\)/,
+      ],
+    ])('a strategy that run would refuse: %s', async (_name, content, message) => {
+      const key = await keygen();
+      serveVenue(`ledger-mm-test::${key.fingerprint}`);
+      writeFileSync(join(dir, 'strategy.json'), JSON.stringify(content));
+
+      const run = await cli(['check', '--config', 'strategy.json'], env(key.path));
+
+      expect(run.code).toBe(EXIT.USAGE);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(message);
+      expect(stub.requests).toHaveLength(0);
+    });
+
+    it('a mistyped environment variable (LEDGER_MM_PAIR), naming the right one', async () => {
+      const key = await keygen();
+      serveVenue(`ledger-mm-test::${key.fingerprint}`);
+
+      const run = await cli(['check'], env(key.path, { LEDGER_MM_PAIR: 'SOL/USDC' }));
+
+      expect(run.code).toBe(EXIT.USAGE);
+      expect(run.stderr).toMatch(
+        /env LEDGER_MM_PAIR: unknown environment variable \(did you mean LEDGER_MM_PAIRS\?\)/,
+      );
+      expect(stub.requests).toHaveLength(0);
+    });
+
     it('a config file that does not exist', async () => {
       const run = await cli(['check', '-c', 'missing.json'], env(join(dir, 'key')));
       expect(run.code).toBe(EXIT.USAGE);

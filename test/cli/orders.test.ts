@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../src/orders/fsm/index.js';
@@ -175,5 +176,27 @@ describe('ledger-mm orders', () => {
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^Usage: ledger-mm orders/);
     expect(run.out).toMatch(/--local/);
+  });
+});
+
+describe('an unreachable venue', () => {
+  it('orders and status name the socket cause (ECONNREFUSED) as check does', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as net.AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const unreachable = {
+      ...env,
+      LEDGER_MM_BASE_URL: `http://127.0.0.1:${closed}/v1`,
+      LEDGER_MM_SUBMIT_URL: `http://127.0.0.1:${closed}/submit`,
+      LEDGER_MM_METRICS_PORT: String(closed),
+    };
+    const orders = await t.cli(['orders'], unreachable);
+    expect(orders.code).not.toBe(0);
+    expect(orders.err).toMatch(/CLIENT_NETWORK: .*\(ECONNREFUSED\)/);
+    const status = await t.cli(['status'], unreachable);
+    expect(status.out + status.err).toMatch(/CLIENT_NETWORK: .*\(ECONNREFUSED\)/);
   });
 });

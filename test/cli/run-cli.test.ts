@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands.js';
@@ -37,6 +38,25 @@ describe('runCli', () => {
       expect(run.stdout).toMatch(/^Usage: ledger-mm <command> \[options\]/);
       for (const c of COMMANDS)
         expect(run.stdout).toMatch(new RegExp(`^ {2}${c.name} +${escape(c.summary)}$`, 'm'));
+    },
+  );
+
+  it.each(['--version', '-V', 'version'])(
+    '%s prints the version, the commit and the Node version, exit 0',
+    async (flag) => {
+      const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      };
+      const run = await runCaptured(
+        (io) => runCli([flag], io),
+        { LEDGER_MM_COMMIT: 'abc1234' },
+        '/nonexistent-ledger-mm-cwd',
+      );
+      expect(run.code).toBe(EXIT.OK);
+      expect(run.stdout).toBe(`ledger-mm ${pkg.version} (commit abc1234, node ${process.version})\n`);
+      expect(run.stderr).toBe('');
+      const bare = await cli('--version');
+      expect(bare.stdout).toMatch(/^ledger-mm \d+\.\d+\.\d+ \(commit unknown, node v\d+/);
     },
   );
 

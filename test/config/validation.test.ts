@@ -291,6 +291,25 @@ describe('validation failures', () => {
     expect(formatConfigError(new ConfigError(issues))).toContain(`  ${path}: `);
   });
 
+  it.each([
+    ['a missing colon', '{\n  "log": {\n    "level" "debug"\n  }\n}\n', 3, 13],
+    ['a trailing comma', '{\n  "pairs": ["BTC/USDC",]\n}\n', 2, 24],
+    ['a cut-off file', '{\n  "log": {\n', 3, 1],
+  ])(
+    'a JSON syntax error (%s) is reported by line and column, with the line',
+    (_name, content, line, column) => {
+      const cwd = tmp();
+      const path = writeFile(cwd, 'f.json', content);
+      const [issue] = issuesOf(() => loadConfig(opts(cwd, { configFiles: [path] })));
+      expect(issue?.reason).toMatch(new RegExp(`^not valid JSON: line ${line}, column ${column}: \\S`));
+      expect(issue?.reason).not.toMatch(/position/);
+      const lines = issue!.reason.split('\n');
+      expect(lines[1]?.trim()).toBe(content.split('\n')[line - 1]!.trim());
+      // The caret sits under the column.
+      expect(lines[2]!.indexOf('^') - 4).toBe(column - 1);
+    },
+  );
+
   it('a missing file listed in LEDGER_MM_CONFIG is a problem too', () => {
     const cwd = tmp();
     const issues = issuesOf(() => loadConfig(opts(cwd, { env: { LEDGER_MM_CONFIG: 'nope.json' } })));

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -74,3 +75,42 @@ it('paper: starts the venue and the daemon over HTTP, and quotes both pairs two-
   expect(logs.join('')).not.toContain(venue!.apiKey.slice(venue!.apiKey.indexOf('.') + 1));
   expect(Date.now() - started).toBeLessThan(15_000);
 }, 20_000);
+
+it('paper: a taken metrics port is one FATAL line naming the port and what to do, no stack trace; exit 1', async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-paper-port-'));
+  const taken = net.createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+  const port = (taken.address() as net.AddressInfo).port;
+  const proc = new FakeProcess();
+  const logs: string[] = [];
+  const out: string[] = [];
+  try {
+    const code = await runPaper(
+      ['--latency', 'instant'],
+      {
+        stdout: (t) => out.push(t),
+        stderr: (t) => out.push(t),
+        env: { LEDGER_MM_METRICS_PORT: String(port), LEDGER_MM_LOG_PRETTY: 'false' },
+        cwd: dir,
+      },
+      { proc, logDestination: { write: (l: string) => logs.push(l) } },
+    );
+    expect(code).toBe(1);
+  } finally {
+    await new Promise((r) => taken.close(r));
+  }
+  const fatal = logs
+    .flatMap((l) => l.split('\n'))
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown; code?: string })
+    .filter((l) => l.level >= 50);
+  expect(fatal).toHaveLength(1);
+  expect(fatal[0]!.msg).toBe(
+    `ledger-mm paper cannot run: the metrics server cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}; another process listens there: stop it, or set metrics.port (LEDGER_MM_METRICS_PORT)`,
+  );
+  expect(fatal[0]!.err).toBeUndefined();
+  expect(fatal[0]!.code).toBe('EADDRINUSE');
+  const all = logs.join('') + out.join('');
+  expect(all.match(/EADDRINUSE: address already in use/g)).toHaveLength(1);
+  expect(all).not.toMatch(/\n\s+at /);
+});

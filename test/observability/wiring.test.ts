@@ -94,6 +94,16 @@ describe('observabilityAttachment', () => {
       },
     });
     daemon.emit({ type: 'daemon-phase', phase: 'running', at: 1 });
+    const queuedAt = Date.now() - 5_000;
+    daemon.emit({
+      type: 'queue',
+      queue: 'placement',
+      depth: 3,
+      inFlight: 1,
+      oldestWaitMs: 1_000,
+      at: queuedAt,
+    });
+    daemon.emit({ type: 'queue', queue: 'cancel', depth: 0, inFlight: 2, oldestWaitMs: 0, at: queuedAt });
 
     const m = await get('/metrics');
     expect(m.status).toBe(200);
@@ -121,9 +131,17 @@ describe('observabilityAttachment', () => {
     const status = JSON.parse((await get('/status')).body) as {
       phase: string;
       pairs: { inventory: unknown }[];
+      queues: {
+        placement: { depth: number; inFlight: number; oldestWaitMs: number };
+        cancel: unknown;
+      } | null;
     };
     expect(status.phase).toBe('running');
     expect(status.pairs[0]?.inventory).toEqual({ base: '0.5', quote: null });
+    // The queues as their events last reported them; the oldest wait projected to now.
+    expect(status.queues?.placement).toMatchObject({ depth: 3, inFlight: 1 });
+    expect(status.queues?.placement.oldestWaitMs).toBeGreaterThanOrEqual(6_000);
+    expect(status.queues?.cancel).toEqual({ depth: 0, inFlight: 2, oldestWaitMs: 0 });
 
     await attached.close();
     await attached.close();

@@ -4,15 +4,14 @@
  * read while the daemon writes). A store that does not exist is reported, never created.
  */
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import {
   openJournal,
   readStoreLock,
+  storeLockHeld,
   type Journal,
   type LockHolder,
   type StoredOrder,
 } from '../../orders/journal/index.js';
-import { isAlive } from '../../orders/journal/store-lock.js';
 import { TERMINAL_STATES, type TrackedOrder } from '../../orders/fsm/index.js';
 import type { Order } from '../../venue/schemas.js';
 import { errorText } from './operator-setup.js';
@@ -77,12 +76,12 @@ export function nonTerminalOrders(read: JournalRead): StoredOrder<TrackedOrder>[
 }
 
 /**
- * The live process holding the store's lock (a running daemon), or null. A lock left by a dead
- * process on this host is not a holder (the next writer takes it over).
+ * The live process holding the store's kernel lock (a running daemon), as its note names it, or
+ * null when none does. A note left by a dead process is not a holder (the kernel dropped its lock).
  */
 export function liveStoreHolder(path: string): LockHolder | null {
-  const holder = readStoreLock(path);
-  if (holder === null) return null;
-  if (holder.host === os.hostname() && holder.pid !== process.pid && !isAlive(holder.pid)) return null;
-  return holder;
+  if (!storeLockHeld(path)) return null;
+  return (
+    readStoreLock(path) ?? { pid: 0, host: 'unknown (the lock note is unreadable)', startedAt: 0, nonce: '' }
+  );
 }

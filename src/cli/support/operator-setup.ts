@@ -3,6 +3,7 @@
  * `check` command established: configuration validated first (exit 2 before any venue call),
  * then the API key, then the venue client, then (for commands that sign) the signing key.
  */
+import { causeCode } from '../../daemon/preflight.js';
 import { loadConfigOrExit } from '../../config/load.js';
 import type { MmConfig, SigningConfig, VenueConfig } from '../../config/schema.js';
 import { scrubText } from '../../logging/redact.js';
@@ -21,7 +22,11 @@ export type Setup<T> =
 
 /** An error as one line for a person: a venue error shows its code; secrets are scrubbed. */
 export function errorText(err: unknown): string {
-  if (err instanceof VenueError) return scrubText(`${err.code}: ${err.message}`);
+  if (err instanceof VenueError) {
+    // A client-side failure names its cause as `check` does: the DNS or socket error code.
+    const cause = err.code.startsWith('CLIENT_') ? causeCode(err.cause) : undefined;
+    return scrubText(`${err.code}: ${err.message}${cause === undefined ? '' : ` (${cause})`}`);
+  }
   return scrubText(err instanceof Error ? err.message : String(err));
 }
 

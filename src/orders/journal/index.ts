@@ -6,7 +6,7 @@ export { DEFAULT_GROUP_COMMIT_MS, openJournal, Journal } from './journal.js';
 export type { Durability, JournalOptions, JournalStats } from './journal.js';
 export { RELAXED_EVENTS, durabilityOf, journalWriteAhead } from './registry-adapter.js';
 export type { FillEffectLike, TransitionRecordLike } from './registry-adapter.js';
-export { StoreLockedError, readStoreLock } from './store-lock.js';
+export { StoreLockedError, lockDatabasePath, readStoreLock, storeLockHeld } from './store-lock.js';
 export type { LockHolder } from './store-lock.js';
 export {
   JournalClosedError,

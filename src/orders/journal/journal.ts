@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from './sqlite-driver.js';
 import { systemClock } from '../../core/clock.js';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { decimalJsonCodec } from './codec.js';
@@ -48,7 +48,7 @@ export const DEFAULT_GROUP_COMMIT_MS = 250;
 
 /** Options of {@link openJournal}. */
 export interface JournalOptions<O> {
-  /** The SQLite file. Parent directories are created; `<path>.lock` is the store lock. */
+  /** The SQLite file. Parent directories are created; `<path>.lock.sqlite` holds the store lock (see store-lock.ts). */
   readonly path: string;
   /**
    * Source of the journal's own timestamps (`at`, `created_at`, `updated_at`) and, when it has

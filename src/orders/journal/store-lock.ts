@@ -2,25 +2,28 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Database } from './sqlite-driver.js';
 
 /**
  * One process per store. Two daemons on one store would be two signers for one party, which
  * breaks the venue's one-prepare-at-a-time rule and lets both believe they own the same orders.
  *
- * The lock is a file next to the store, `<store>.lock`, created with O_EXCL (`'wx'`), holding
- * the owner's pid, host, start time and a random nonce. A lock whose pid is no longer alive on
- * this host (a kill -9, a power loss) is stale and taken over. A second open in the same
- * process sees its own live pid and is refused like any other; a lock with our pid that this
- * process does not hold is a previous incarnation's (a container restarts its daemon under the
- * same pid, often 1) and is stale.
+ * The lock is a kernel lock: an exclusive SQLite lock (POSIX `fcntl` record locks) on a small
+ * database next to the store, `<store>.lock.sqlite`, taken in `locking_mode=EXCLUSIVE` and held by
+ * one open connection for the process's lifetime. The kernel drops it when the process dies, by
+ * any death (kill -9, an OOM kill, a stop timeout), so a recreated container starts cleanly
+ * whatever its hostname, pid or clock; and a second live process is refused on the same host and
+ * on every host that mounts the store on a filesystem with POSIX locks (a local volume, NFSv4,
+ * CephFS, EFS). Within one process SQLite tracks its own connections' locks, so a second open in
+ * the same process is refused too.
  *
- * Known limits: pid reuse by another process can make a stale lock look held (the error names
- * the file to delete; comparing process start times was rejected because a wall-clock step could
- * then make a live lock look stale, which is the dangerous direction); a lock written on another
- * host is never considered stale.
+ * `<store>.lock` is a JSON note beside it naming the holder (pid, host, start time, a nonce),
+ * written once the kernel lock is held and removed on release. It only informs: a refused open
+ * names the holder from it, and a note left by a dead holder is reported as taken over. The lock
+ * database is never deleted (a process may be waiting on that inode).
  */
 
-/** What a lock file says about its holder. */
+/** What the lock's note says about its holder. */
 export interface LockHolder {
   readonly pid: number;
   readonly host: string;
@@ -35,37 +38,42 @@ export class StoreLockedError extends Error {
   constructor(
     /** The store path. */
     readonly path: string,
+    /** The holder's note, `<store>.lock`. */
     readonly lockPath: string,
-    /** Null when the lock file could not be read (being written, or garbage). */
+    /** Null when the note could not be read (being written, or removed by hand). */
     readonly holder: LockHolder | null,
   ) {
     super(
       holder === null
-        ? `store ${path} is locked (${lockPath} is unreadable); if no ledger-mm process uses this store, delete ${lockPath}`
+        ? `store ${path} is locked by another process (its note ${lockPath} is unreadable); only one process may use a store (one signer per party)`
         : `store ${path} is locked by pid ${holder.pid} on ${holder.host} since ${new Date(holder.startedAt).toISOString()}; ` +
-            `only one process may use a store (one signer per party). If pid ${holder.pid} is not a ledger-mm process, delete ${lockPath}`,
+            `only one process may use a store (one signer per party). The lock is held by the kernel for that live process: stop it first`,
     );
   }
 }
 
 /** A held store lock. */
 export interface StoreLock {
+  /** The holder's note. */
   readonly lockPath: string;
   readonly holder: LockHolder;
-  /** The previous holder when a stale lock was taken over, else null. */
+  /** The note of a previous holder that died holding the store (a crash), else null. */
   readonly staleTakenOver: LockHolder | null;
-  /** Deletes the lock file if it is still ours. Idempotent. */
+  /** Drops the kernel lock and deletes the note if it is still ours. Idempotent. */
   release(): void;
 }
 
-/** How old an unreadable lock file must be before it counts as a crash leftover. */
-const UNREADABLE_GRACE_MS = 10_000;
-const ATTEMPTS = 3;
+/**
+ * How long an open waits for the lock before refusing: long enough to ride out another process's
+ * probe ({@link storeLockHeld} holds a shared lock for microseconds), short enough to refuse a
+ * second daemon at once.
+ */
+const ACQUIRE_WAIT_MS = 500;
 
-/** Nonces of the locks this process holds; shared by every copy of this module in the process. */
-const heldHere: Set<string> = ((globalThis as Record<symbol, Set<string> | undefined>)[
-  Symbol.for('ledger-mm.store-locks')
-] ??= new Set<string>());
+/** The kernel lock's database of the store at `storePath`. */
+export function lockDatabasePath(storePath: string): string {
+  return `${storePath}.lock.sqlite`;
+}
 
 /**
  * Takes the lock of the store at `storePath`, creating parent directories. Throws
@@ -73,40 +81,36 @@ const heldHere: Set<string> = ((globalThis as Record<symbol, Set<string> | undef
  */
 export function acquireStoreLock(storePath: string): StoreLock {
   const lockPath = `${storePath}.lock`;
+  fs.mkdirSync(path.dirname(lockPath), { recursive: true });
+  const db = new Database(lockDatabasePath(storePath), { timeout: ACQUIRE_WAIT_MS });
   const holder: LockHolder = {
     pid: process.pid,
     host: os.hostname(),
-    // Wall clock, not the injected one: the lock is read by other processes and by operators.
+    // Wall clock, not the injected one: the note is read by other processes and by operators.
     startedAt: Date.now(),
     nonce: randomBytes(8).toString('hex'),
   };
-  const content = `${JSON.stringify(holder)}\n`;
-  fs.mkdirSync(path.dirname(lockPath), { recursive: true });
-  let staleTakenOver: LockHolder | null = null;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if (tryCreate(lockPath, content)) return held(lockPath, holder, staleTakenOver);
-    const raw = readOrNull(lockPath);
-    if (raw === null) continue; // released between our create and read: try again
-    const current = parseHolder(raw);
-    if (current === null) {
-      if (!olderThan(lockPath, UNREADABLE_GRACE_MS)) throw new StoreLockedError(storePath, lockPath, null);
-    } else if (current.host !== os.hostname() || isHeld(current)) {
-      throw new StoreLockedError(storePath, lockPath, current);
-    }
-    if (removeIfUnchanged(lockPath, raw)) staleTakenOver = current ?? staleTakenOver;
+  try {
+    // EXCLUSIVE locking mode: once written, the connection keeps its exclusive lock until closed.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), note TEXT NOT NULL)');
+    db.prepare('INSERT OR REPLACE INTO holder (id, note) VALUES (1, ?)').run(JSON.stringify(holder));
+    db.exec('COMMIT');
+  } catch (err) {
+    db.close();
+    if (isBusy(err)) throw new StoreLockedError(storePath, lockPath, readStoreLock(storePath));
+    throw err;
   }
-  const last = readOrNull(lockPath);
-  throw new StoreLockedError(storePath, lockPath, last === null ? null : parseHolder(last));
-}
-
-/** True when the holder (on this host) is alive and, if it has our pid, is really us. */
-function isHeld(holder: LockHolder): boolean {
-  if (holder.pid === process.pid) return heldHere.has(holder.nonce);
-  return isAlive(holder.pid);
-}
-
-function held(lockPath: string, holder: LockHolder, staleTakenOver: LockHolder | null): StoreLock {
-  heldHere.add(holder.nonce);
+  // The kernel lock is ours: any note still there is a dead holder's.
+  let staleTakenOver: LockHolder | null;
+  try {
+    staleTakenOver = readStoreLock(storePath);
+    writeNote(lockPath, holder);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   let released = false;
   return {
     lockPath,
@@ -115,71 +119,49 @@ function held(lockPath: string, holder: LockHolder, staleTakenOver: LockHolder |
     release() {
       if (released) return;
       released = true;
-      heldHere.delete(holder.nonce);
-      const raw = readOrNull(lockPath);
-      // Never delete a lock that is no longer ours (an operator removed ours and another took it).
-      if (raw !== null && parseHolder(raw)?.nonce === holder.nonce) fs.rmSync(lockPath, { force: true });
+      try {
+        // Never delete a note that is no longer ours (an operator removed ours and another took it).
+        if (readStoreLock(storePath)?.nonce === holder.nonce) fs.rmSync(lockPath, { force: true });
+      } finally {
+        db.close();
+      }
     },
   };
 }
 
-/** Creates the lock file with O_EXCL; false when it already exists. */
-function tryCreate(lockPath: string, content: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(lockPath, 'wx', 0o600);
-  } catch (err) {
-    if (errno(err) === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    fs.writeSync(fd, content);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return true;
-}
-
 /**
- * Removes a stale lock only if it still holds `raw`. The file is first renamed to a name only we
- * use, then checked: if a racing process had meanwhile replaced it with a fresh lock, that lock
- * is put back (link fails harmlessly if yet another one exists) and we report nothing removed.
+ * True when a live process holds the store's kernel lock (this one included). Takes a shared
+ * lock for an instant; never creates the lock database.
  */
-function removeIfUnchanged(lockPath: string, raw: string): boolean {
-  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+export function storeLockHeld(storePath: string): boolean {
+  let db: Database;
   try {
-    fs.renameSync(lockPath, aside);
+    db = new Database(lockDatabasePath(storePath), { readonly: true, fileMustExist: true, timeout: 0 });
+  } catch {
+    return false; // never locked on this filesystem (or by a version before the kernel lock)
+  }
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return false;
   } catch (err) {
-    if (errno(err) === 'ENOENT') return false;
+    if (isBusy(err)) return true;
     throw err;
-  }
-  const moved = readOrNull(aside);
-  if (moved !== raw) {
-    try {
-      fs.linkSync(aside, lockPath);
-    } catch (err) {
-      if (errno(err) !== 'EEXIST') throw err;
-    }
-  }
-  fs.rmSync(aside, { force: true });
-  return moved === raw;
-}
-
-/** True when `pid` exists (EPERM: it exists but belongs to another user). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errno(err) !== 'ESRCH';
+  } finally {
+    db.close();
   }
 }
 
-/** Reads the holder of the lock of `storePath`, or null when there is no readable lock. */
+/** Reads the holder's note of the store at `storePath`, or null when there is no readable note. */
 export function readStoreLock(storePath: string): LockHolder | null {
   const raw = readOrNull(`${storePath}.lock`);
   return raw === null ? null : parseHolder(raw);
+}
+
+/** Writes the note through a temporary file and a rename: a reader sees the old or the new one. */
+function writeNote(lockPath: string, holder: LockHolder): void {
+  const tmp = `${lockPath}.${process.pid}-${holder.nonce}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, lockPath);
 }
 
 function parseHolder(raw: string): LockHolder | null {
@@ -198,20 +180,12 @@ function readOrNull(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if (errno(err) === 'ENOENT') return null;
+    if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') return null;
     throw err;
   }
 }
 
-function olderThan(file: string, ms: number): boolean {
-  try {
-    // File mtimes are wall-clock time, so this compares with the wall clock, not the injected one.
-    return Date.now() - fs.statSync(file).mtimeMs > ms;
-  } catch {
-    return false;
-  }
-}
-
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | null)?.code;
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }

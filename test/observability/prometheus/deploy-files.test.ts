@@ -15,6 +15,7 @@ import {
   DASHBOARD_FILE,
   DEPLOY,
   PROMETHEUS_CONFIG_FILE,
+  RUNBOOK_BASE,
   alertBlocks,
   alertExpressions,
   allPanels,
@@ -24,6 +25,7 @@ import {
   loadDashboard,
   metricCatalogue,
   run,
+  runbookSections,
   selectorProblems,
   stripAnnotations,
   substituteVariables,
@@ -82,13 +84,17 @@ describe.skipIf(!promtool)(
       }
     });
 
-    it('every alert has severity, summary, description and runbook', () => {
+    it('every alert has severity, summary, description and a runbook_url to its RUNBOOK.md section', () => {
       const blocks = alertBlocks(fs.readFileSync(ALERTS_FILE, 'utf8'));
       expect([...blocks.keys()].sort()).toEqual(
         [
           'LedgerMmAccountNotActive',
           'LedgerMmAuthFailure',
           'LedgerMmBookStale',
+          'LedgerMmConfigReloadRejected',
+          'LedgerMmEventLoopLag',
+          'LedgerMmQuotingStopped',
+          'LedgerMmRestarting',
           'LedgerMmDown',
           'LedgerMmEchoRefused',
           'LedgerMmExecutionAlarm',
@@ -108,12 +114,21 @@ describe.skipIf(!promtool)(
       );
       for (const [name, text] of blocks) {
         expect(text, name).toMatch(/\n\s+severity: (critical|warning)\n/);
-        for (const key of ['summary', 'description', 'runbook']) {
+        for (const key of ['summary', 'description', 'runbook_url']) {
           expect(text, `${name} ${key}`).toMatch(
             new RegExp(`\\n\\s+annotations:[\\s\\S]*\\n\\s+${key}: \\S`),
           );
         }
-        expect(text, `${name} runbook`).toMatch(/runbook: \|\n\s+Meaning: [\s\S]+\n\s+Do: /);
+        expect(text, `${name} runbook_url`).toContain(`runbook_url: '${RUNBOOK_BASE}#${name.toLowerCase()}'`);
+      }
+      // RUNBOOK.md: one section per alert (GitHub's anchor of "## Name" is the name in lower
+      // case), each with what it means and what to do; no section without an alert.
+      const sections = runbookSections();
+      expect([...sections.keys()].sort()).toEqual([...blocks.keys()].sort());
+      for (const [name, body] of sections) {
+        expect(body, name).toMatch(/^Severity: (critical|warning)\.$/m);
+        expect(body, name).toContain(`Severity: ${/\n\s+severity: (\w+)\n/.exec(blocks.get(name)!)![1]}.`);
+        expect(body, name).toMatch(/^\*\*Meaning\.\*\* \S[\s\S]+^\*\*Do\.\*\* \S/m);
       }
     });
 

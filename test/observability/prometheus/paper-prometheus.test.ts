@@ -341,7 +341,7 @@ describe.skipIf(!promtool || !prometheus)(
       for (const rule of alerting) {
         expect(rule.health, `${rule.name}: ${rule.lastError ?? ''}`).toBe('ok');
         expect(rule.labels?.['severity'], rule.name).toMatch(/^(critical|warning)$/);
-        for (const key of ['summary', 'description', 'runbook']) {
+        for (const key of ['summary', 'description', 'runbook_url']) {
           expect(rule.annotations?.[key]?.trim().length ?? 0, `${rule.name} ${key}`).toBeGreaterThan(20);
         }
         expect(selectorProblems(rule.query, catalogue), rule.name).toEqual([]);

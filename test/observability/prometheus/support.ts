@@ -22,6 +22,20 @@ export const DEPLOY = path.join(ROOT, 'deploy');
 export const ALERTS_FILE = path.join(DEPLOY, 'prometheus/alerts.yml');
 export const PROMETHEUS_CONFIG_FILE = path.join(DEPLOY, 'prometheus/prometheus.yml');
 export const DASHBOARD_FILE = path.join(DEPLOY, 'grafana/ledger-mm.json');
+export const RUNBOOK_FILE = path.join(ROOT, 'RUNBOOK.md');
+/** Where every alert's runbook_url points, followed by `#<alert name in lower case>`. */
+export const RUNBOOK_BASE = 'https://github.com/ledger-mm/ledger-mm/blob/main/RUNBOOK.md';
+
+/** RUNBOOK.md's `## Name` sections: name → body. */
+export function runbookSections(): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = fs.readFileSync(RUNBOOK_FILE, 'utf8').split(/^## /m).slice(1);
+  for (const part of parts) {
+    const nl = part.indexOf('\n');
+    out.set(part.slice(0, nl).trim(), part.slice(nl + 1));
+  }
+  return out;
+}
 export const ALERT_UNIT_TESTS_FILE = fileURLToPath(new URL('./alerts.test.yml', import.meta.url));
 
 /** The absolute path of an executable on PATH, or null. */

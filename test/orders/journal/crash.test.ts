@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '../../../src/orders/journal/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dec, dec, toWire } from '../../../src/core/decimal.js';
 import { decodeJson, encodeJson } from '../../../src/orders/journal/index.js';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
+import { Database } from '../../../src/orders/journal/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { JournalSchemaError, SCHEMA_VERSION } from '../../../src/orders/journal/index.js';
 import { MIGRATIONS, applyPragmas, migrate, schemaVersion } from '../../../src/orders/journal/schema.js';
@@ -9,7 +9,7 @@ import { toy } from './helpers/toy-order.js';
 
 const stores = useTempStores();
 
-function rawWritable(path: string): Database.Database {
+function rawWritable(path: string): Database {
   const db = new Database(path);
   applyPragmas(db, false);
   return db;

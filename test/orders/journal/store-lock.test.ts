@@ -2,21 +2,19 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreLockedError, readStoreLock } from '../../../src/orders/journal/index.js';
-import { acquireStoreLock, isAlive } from '../../../src/orders/journal/store-lock.js';
-import { bundleFixture, spawnChild } from './helpers/child.js';
+import { StoreLockedError, readStoreLock, storeLockHeld } from '../../../src/orders/journal/index.js';
+import { acquireStoreLock, lockDatabasePath } from '../../../src/orders/journal/store-lock.js';
+import { bundleFixture, canUnshareUts, spawnChild } from './helpers/child.js';
 import { useTempStores } from './helpers/temp-store.js';
 
 const stores = useTempStores();
 
 /** The pid of a process that has already exited. */
 function deadPid(): number {
-  const pid = spawnSync(process.execPath, ['-e', '']).pid;
-  expect(isAlive(pid)).toBe(false);
-  return pid;
+  return spawnSync(process.execPath, ['-e', '']).pid;
 }
 
-function writeLock(storePath: string, holder: Record<string, unknown> | string): void {
+function writeNote(storePath: string, holder: Record<string, unknown> | string): void {
   fs.mkdirSync(storePath.slice(0, storePath.lastIndexOf('/')), { recursive: true });
   fs.writeFileSync(`${storePath}.lock`, typeof holder === 'string' ? holder : JSON.stringify(holder));
 }
@@ -44,58 +42,56 @@ describe('store lock: in process', () => {
     expect(locked.message).toMatch(/one signer per party/);
   });
 
-  it('writes pid, host and start time into the lock and removes it on close', () => {
+  it('writes pid and host into the note, holds the kernel lock, and frees both on close', () => {
     const path = stores.tempStore();
+    expect(storeLockHeld(path)).toBe(false);
     const j = stores.open(path);
     expect(readStoreLock(path)).toMatchObject({ pid: process.pid, host: os.hostname() });
+    expect(storeLockHeld(path)).toBe(true);
     expect(j.staleLock).toBeNull();
     j.close();
     expect(fs.existsSync(`${path}.lock`)).toBe(false);
+    expect(storeLockHeld(path)).toBe(false);
+    // The lock database stays: a process may be waiting on that inode.
+    expect(fs.existsSync(lockDatabasePath(path))).toBe(true);
     stores.open(path);
   });
 
-  it('takes over a lock whose pid is dead and says so', () => {
+  it.each([
+    ['a dead pid on this host (kill -9)', () => ({ pid: deadPid(), host: os.hostname() })],
+    ['our own pid (a restarted container, pid 1 again)', () => ({ pid: process.pid, host: os.hostname() })],
+    [
+      'another host (a recreated container has a new hostname)',
+      () => ({ pid: 1, host: 'old-container-4f2a' }),
+    ],
+  ])('takes over a note left by %s: the kernel lock is free, so its writer is gone', (_, who) => {
     const path = stores.tempStore();
-    const pid = deadPid();
-    writeLock(path, { pid, host: os.hostname(), startedAt: 1, nonce: 'old' });
+    const holder = { ...who(), startedAt: 1, nonce: 'old' };
+    writeNote(path, holder);
     const j = stores.open(path);
-    expect(j.staleLock).toMatchObject({ pid, nonce: 'old' });
-    expect(readStoreLock(path)?.pid).toBe(process.pid);
-    expect(JSON.parse(j.getMeta(`run.${j.getMeta('run_counter')}`)!)).toMatchObject({ staleLockPid: pid });
-  });
-
-  it('takes over a lock with our own pid that this process does not hold (a restarted container)', () => {
-    const path = stores.tempStore();
-    writeLock(path, { pid: process.pid, host: os.hostname(), startedAt: 1, nonce: 'previous-incarnation' });
-    const j = stores.open(path);
-    expect(j.staleLock).toMatchObject({ pid: process.pid, nonce: 'previous-incarnation' });
+    expect(j.staleLock).toMatchObject(holder);
+    expect(readStoreLock(path)).toMatchObject({ pid: process.pid, host: os.hostname() });
+    expect(JSON.parse(j.getMeta(`run.${j.getMeta('run_counter')}`)!)).toMatchObject({
+      staleLockPid: holder.pid,
+    });
     expect(() => stores.open(path)).toThrow(StoreLockedError);
   });
 
-  it('never takes over a lock written on another host', () => {
+  it('takes over an unreadable note (a crash while writing it)', () => {
     const path = stores.tempStore();
-    writeLock(path, { pid: deadPid(), host: `not-${os.hostname()}`, startedAt: 1, nonce: 'x' });
-    expect(() => stores.open(path)).toThrow(StoreLockedError);
-  });
-
-  it('treats a fresh unreadable lock as held and an old one as a crash leftover', () => {
-    const path = stores.tempStore();
-    writeLock(path, '');
-    const err = caught(() => stores.open(path)) as StoreLockedError;
-    expect(err).toBeInstanceOf(StoreLockedError);
-    expect(err.holder).toBeNull();
-    const old = new Date(Date.now() - 60_000);
-    fs.utimesSync(`${path}.lock`, old, old);
+    writeNote(path, '{"pid": 12');
     expect(stores.open(path).staleLock).toBeNull();
+    expect(readStoreLock(path)?.pid).toBe(process.pid);
   });
 
-  it('does not delete a lock that is no longer its own on release', () => {
+  it('does not delete a note that is no longer its own on release, but drops the kernel lock', () => {
     const path = stores.tempStore();
     fs.mkdirSync(path.slice(0, path.lastIndexOf('/')), { recursive: true });
     const lock = acquireStoreLock(path);
-    writeLock(path, { pid: process.pid, host: os.hostname(), startedAt: 2, nonce: 'someone-else' });
+    writeNote(path, { pid: process.pid, host: os.hostname(), startedAt: 2, nonce: 'someone-else' });
     lock.release();
     expect(readStoreLock(path)?.nonce).toBe('someone-else');
+    expect(storeLockHeld(path)).toBe(false);
   });
 });
 
@@ -110,6 +106,7 @@ describe('store lock: across processes', () => {
     const path = stores.tempStore();
     const child = spawnChild(probe.file, [path, 'hold']);
     await child.waitFor((l) => (l as { event: string }).event === 'held');
+    expect(storeLockHeld(path)).toBe(true);
     const err = caught(() => stores.open(path)) as StoreLockedError;
     expect(err).toBeInstanceOf(StoreLockedError);
     expect(err.holder?.pid).toBe(child.proc.pid);
@@ -140,6 +137,40 @@ describe('store lock: across processes', () => {
     child.proc.kill('SIGKILL');
     expect((await child.exited).signal).toBe('SIGKILL');
     expect(readStoreLock(path)?.pid).toBe(child.proc.pid);
+    expect(storeLockHeld(path)).toBe(false);
     expect(stores.open(path).staleLock?.pid).toBe(child.proc.pid);
+  });
+
+  // Two "hosts" on one volume: UTS namespaces give each process its own hostname on the same
+  // kernel and filesystem, as two containers on one node sharing a volume are.
+  describe.skipIf(!canUnshareUts())('under another hostname (unshare --uts)', () => {
+    it('refuses a live holder on another host, and takes over once it is killed', async () => {
+      const path = stores.tempStore();
+      const child = spawnChild(probe.file, [path, 'hold'], { hostname: 'ledger-mm-old-pod' });
+      const held = (await child.waitFor((l) => (l as { event: string }).event === 'held')) as {
+        host: string;
+      };
+      expect(held.host).toBe('ledger-mm-old-pod');
+      const err = caught(() => stores.open(path)) as StoreLockedError;
+      expect(err).toBeInstanceOf(StoreLockedError);
+      expect(err.holder).toMatchObject({ pid: child.proc.pid, host: 'ledger-mm-old-pod' });
+      child.proc.kill('SIGKILL');
+      expect((await child.exited).signal).toBe('SIGKILL');
+      const j = stores.open(path);
+      expect(j.staleLock).toMatchObject({ pid: child.proc.pid, host: 'ledger-mm-old-pod' });
+    });
+
+    it('refuses a second live daemon on another host while this one holds the store', async () => {
+      const path = stores.tempStore();
+      stores.open(path);
+      const child = spawnChild(probe.file, [path, 'try'], { hostname: 'ledger-mm-other-node' });
+      const line = await child.waitFor((l) => (l as { event: string }).event !== undefined);
+      expect(line).toMatchObject({
+        event: 'refused',
+        host: 'ledger-mm-other-node',
+        holderPid: process.pid,
+        holderHost: os.hostname(),
+      });
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +16,12 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
 
+/** True when this process may give a child its own hostname (`unshare --uts` needs root). */
+export function canUnshareUts(): boolean {
+  const r = spawnSync('unshare', ['--uts', 'true'], { stdio: 'ignore' });
+  return r.status === 0;
+}
+
 /** Bundles `test/orders/journal/fixtures/<name>.ts`; returns the .mjs path and a cleanup. */
 export async function bundleFixture(name: string): Promise<{ file: string; dispose: () => void }> {
   // rolldown is a transitive dependency (via vitest → vite); typed loosely on purpose.
@@ -24,14 +30,19 @@ export async function bundleFixture(name: string): Promise<{ file: string; dispo
   };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-journal-child-'));
   const file = path.join(dir, `${name}.mjs`);
-  const betterSqlite = createRequire(path.join(repoRoot, 'package.json')).resolve('better-sqlite3');
+  // Both drivers (src/orders/journal/sqlite-driver.ts picks one by the Node version).
+  const resolve = createRequire(path.join(repoRoot, 'package.json')).resolve;
+  const drivers = {
+    'better-sqlite3': resolve('better-sqlite3'),
+    'better-sqlite3-v12': resolve('better-sqlite3-v12'),
+  };
   await rolldown.build({
     input: path.join(here, '..', 'fixtures', `${name}.ts`),
     cwd: repoRoot,
     platform: 'node',
     logLevel: 'warn',
-    external: ['better-sqlite3'],
-    output: { file, format: 'esm', paths: { 'better-sqlite3': betterSqlite } },
+    external: Object.keys(drivers),
+    output: { file, format: 'esm', paths: drivers },
     write: true,
   });
   return { file, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
@@ -48,9 +59,19 @@ export interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** Spawns `node <file> ...args`. */
-export function spawnChild(file: string, args: string[]): Child {
-  const proc = spawn(process.execPath, [file, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * Spawns `node <file> ...args`; with `hostname`, in a UTS namespace of its own under that hostname
+ * (`unshare --uts`, root only): another "host" on the same kernel and filesystem.
+ */
+export function spawnChild(file: string, args: string[], opts: { hostname?: string } = {}): Child {
+  const proc =
+    opts.hostname === undefined
+      ? spawn(process.execPath, [file, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(
+          'unshare',
+          ['--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', opts.hostname, process.execPath, file, ...args],
+          { stdio: ['pipe', 'pipe', 'pipe'] },
+        );
   const lines: unknown[] = [];
   const waiters = new Set<() => void>();
   let buffer = '';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '../../../../src/orders/journal/sqlite-driver.js';
 import { afterEach } from 'vitest';
 import { openJournal } from '../../../../src/orders/journal/index.js';
 import type { Journal, JournalOptions } from '../../../../src/orders/journal/index.js';
@@ -20,7 +20,7 @@ export function steppingClock(start = 1_700_000_000_000): { now(): number } {
 export function useTempStores() {
   const dirs: string[] = [];
   const journals: Journal<ToyOrder>[] = [];
-  const raws: Database.Database[] = [];
+  const raws: Database[] = [];
   afterEach(() => {
     for (const j of journals.splice(0)) j.close();
     for (const r of raws.splice(0)) r.close();
@@ -38,7 +38,7 @@ export function useTempStores() {
       return j;
     },
     /** A raw read-only connection, for checks independent of the journal's own readers. */
-    raw(storePath: string): Database.Database {
+    raw(storePath: string): Database {
       const db = new Database(storePath, { readonly: true, fileMustExist: true });
       raws.push(db);
       return db;
@@ -47,7 +47,7 @@ export function useTempStores() {
 }
 
 /** Row counts of every journal table. */
-export function tableCounts(db: Database.Database): Record<string, number> {
+export function tableCounts(db: Database): Record<string, number> {
   const out: Record<string, number> = {};
   for (const t of ['intents', 'orders', 'transitions', 'contract_ids', 'order_ids', 'fills', 'meta']) {
     out[t] = (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n;
