@@ -115,8 +115,39 @@ export class CancelSweeper {
       unsubscribe();
     }
     const report = summarise(outcomes, submitted);
+    const settled = await this.settleAborted(outcomes, submitted);
     const left = signal.aborted ? -1 : (await this.listResting(signal)).length;
-    return { ...report, left };
+    return {
+      ...report,
+      cancelled: [...report.cancelled, ...settled],
+      failures: report.failures.filter((f) => f.orderId === null || !settled.includes(f.orderId)),
+      left,
+    };
+  }
+
+  /**
+   * A stand-down aborts a cancel between its submission and its confirmation, and the venue may
+   * well have taken the submission: each such order is read once, and one that reads CANCELLED
+   * is the watchdog's cancel (what the daemon's attribution asks `/status` about). An order that
+   * cannot be read stays an `aborted` failure.
+   */
+  private async settleAborted(
+    outcomes: readonly CancelOutcome[],
+    submitted: ReadonlySet<string>,
+  ): Promise<string[]> {
+    const ids = outcomes.flatMap((o) =>
+      o.kind === 'aborted' && submitted.has(o.key) && o.orderId !== null ? [o.orderId] : [],
+    );
+    const reads = await Promise.all(
+      ids.map(async (id) => {
+        try {
+          return (await this.d.venue.getOrder(id)).status === 'CANCELLED' ? id : null;
+        } catch {
+          return null;
+        }
+      }),
+    );
+    return reads.filter((id) => id !== null);
   }
 
   private async readAccount(): Promise<AccountFacts> {
