@@ -42,7 +42,9 @@ Options:
   -p, --param KEY=V,...  A parameter and the values to try. KEY is a config path; a strategy
                          parameter may be named without "defaults" (strategy.spread.bidBps is
                          strategy.defaults.spread.bidBps). Any key of the strategy's parameter
-                         tables works, whatever the quoting model. Repeatable.
+                         tables works, whatever the quoting model. Keys joined by + are
+                         tied: each value is set at all of them (a symmetric spread:
+                         strategy.spread.bidBps+strategy.spread.askBps=20,30). Repeatable.
       --random N         Try N combinations drawn from the grid (seeded by --search-seed)
                          instead of all of them.
       --search-seed S    Seed of the random draw (default 1).

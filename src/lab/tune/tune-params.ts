@@ -7,7 +7,9 @@ import { pairParamSpecs, reconcileParamSpecs } from '../../strategy/params.js';
  * `strategy.reconcile.priceToleranceBps`) or without `defaults` (`strategy.spread.bidBps`):
  * every key of the strategy's spec tables resolves, whatever model adds it, and each value is
  * checked by its spec before anything runs. Any other config path (`risk.maxInventoryNotional`)
- * is passed through for the config loader to check when the candidate's run loads it.
+ * is passed through for the config loader to check when the candidate's run loads it. Keys joined
+ * by `+` (`strategy.spread.bidBps+strategy.spread.askBps=20,30`) are tied: one parameter whose
+ * every value is set at each of them, so a symmetric spread is one axis of the grid, not two.
  */
 
 /** The spec tables a key may resolve in, by the config path they live under. */
@@ -18,9 +20,9 @@ export const SPEC_TABLES: readonly { readonly prefix: readonly string[]; readonl
 
 /** A parameter and the values to try. */
 export interface TuneParam {
-  /** The config path, as given when it is not a strategy parameter. */
-  readonly path: readonly string[];
-  /** Its key as printed (the config path, dotted). */
+  /** The config paths it sets (more than one when keys are tied), as given when not strategy parameters. */
+  readonly paths: readonly (readonly string[])[];
+  /** Its key as printed (the config paths, dotted, joined by `+`). */
   readonly key: string;
   readonly values: readonly unknown[];
 }
@@ -63,35 +65,43 @@ function candidates(text: string): unknown[] {
   }
 }
 
-/** Parses one `--param KEY=V1,V2,...`. Throws {@link TuneParamError}. */
+/** Parses one `--param KEY[+KEY...]=V1,V2,...`. Throws {@link TuneParamError}. */
 export function parseTuneParam(arg: string): TuneParam {
   const eq = arg.indexOf('=');
   if (eq <= 0) throw new TuneParamError(`--param must be KEY=V1,V2,...; got "${arg}"`);
-  const key = arg.slice(0, eq).trim();
+  const keys = arg
+    .slice(0, eq)
+    .split('+')
+    .map((k) => k.trim());
   const texts = arg
     .slice(eq + 1)
     .split(',')
     .map((v) => v.trim());
-  if (!/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(key))
-    throw new TuneParamError(`"${key}" is not a config path`);
-  if (texts.some((t) => t === '')) throw new TuneParamError(`--param ${key}: an empty value`);
-  const resolved = resolveKey(key);
-  if (resolved === null) {
-    if (key.split('.')[0] === 'strategy')
+  for (const key of keys)
+    if (!/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(key))
+      throw new TuneParamError(`"${key}" is not a config path`);
+  const label = keys.join('+');
+  if (texts.some((t) => t === '')) throw new TuneParamError(`--param ${label}: an empty value`);
+  const resolved = keys.map((key) => {
+    const r = resolveKey(key);
+    if (r === null && key.split('.')[0] === 'strategy')
       throw new TuneParamError(`${key} is not a strategy parameter (see the strategy section of the README)`);
-    return { path: key.split('.'), key, values: texts.map((t) => candidates(t)[0]) };
-  }
+    return r;
+  });
   const values = texts.map((t) => {
     const tries = candidates(t);
-    const ok = tries.find((v) => resolved.spec.schema.safeParse(v).success);
+    const ok = tries.find((v) => resolved.every((r) => r === null || r.spec.schema.safeParse(v).success));
     if (ok === undefined) {
-      const why = resolved.spec.schema.safeParse(tries[0]).error?.issues[0]?.message ?? 'invalid';
-      throw new TuneParamError(`--param ${key}: ${t} ${why}`);
+      const failing = resolved.find((r) => r !== null && !r.spec.schema.safeParse(tries[0]).success);
+      const why = failing?.spec.schema.safeParse(tries[0]).error?.issues[0]?.message ?? 'invalid';
+      throw new TuneParamError(`--param ${label}: ${t} ${why}`);
     }
     return ok;
   });
-  const path = resolved.path;
-  return { path, key: path.join('.'), values: [...new Set(values)] };
+  const paths = resolved.map((r, i) => r?.path ?? keys[i]!.split('.'));
+  const unique = new Set(paths.map((p) => p.join('.')));
+  if (unique.size !== paths.length) throw new TuneParamError(`--param ${label}: a key is tied to itself`);
+  return { paths, key: [...unique].join('+'), values: [...new Set(values)] };
 }
 
 /** One combination: the value of each parameter, by key. */
@@ -100,13 +110,14 @@ export type Candidate = Readonly<Record<string, unknown>>;
 /** The config layer (an object to write as JSON) that sets a candidate's values. */
 export function candidateConfig(params: readonly TuneParam[], c: Candidate): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const p of params) {
-    let node = out;
-    p.path.slice(0, -1).forEach((name) => {
-      node = (node[name] ??= {}) as Record<string, unknown>;
-    });
-    node[p.path[p.path.length - 1]!] = c[p.key];
-  }
+  for (const p of params)
+    for (const path of p.paths) {
+      let node = out;
+      path.slice(0, -1).forEach((name) => {
+        node = (node[name] ??= {}) as Record<string, unknown>;
+      });
+      node[path[path.length - 1]!] = c[p.key];
+    }
   return out;
 }
 
@@ -117,7 +128,7 @@ export function candidateText(c: Candidate): string {
   return entries
     .map(
       ([k, v]) =>
-        `${k.replace(/^strategy\.defaults\./, '')}=${typeof v === 'string' ? v : JSON.stringify(v)}`,
+        `${k.replace(/(^|\+)strategy\.defaults\./g, '$1')}=${typeof v === 'string' ? v : JSON.stringify(v)}`,
     )
     .join(' ');
 }

@@ -48,7 +48,7 @@ describe('--param keys resolve against the strategy parameter tables', () => {
 
   it('a key outside the strategy is passed to the config loader as given', () => {
     expect(parseTuneParam('risk.maxOrderNotional="30000"')).toEqual({
-      path: ['risk', 'maxOrderNotional'],
+      paths: [['risk', 'maxOrderNotional']],
       key: 'risk.maxOrderNotional',
       values: ['30000'],
     });
@@ -64,6 +64,27 @@ describe('--param keys resolve against the strategy parameter tables', () => {
       strategy: { defaults: { spread: { bidBps: 10 } }, reconcile: { priceToleranceBps: 4 } },
     });
     expect(candidateText(c)).toBe('spread.bidBps=10 strategy.reconcile.priceToleranceBps=4');
+  });
+
+  it('keys joined by + are tied: one axis of the grid, every value set at each key', () => {
+    const tied = parseTuneParam('strategy.spread.bidBps+strategy.spread.askBps=20,30');
+    expect(tied.key).toBe('strategy.defaults.spread.bidBps+strategy.defaults.spread.askBps');
+    expect(tied.values).toEqual([20, 30]);
+    expect(gridSize([tied, parseTuneParam('strategy.reconcile.priceToleranceBps=8,12')])).toBe(4);
+    const c = { [tied.key]: 30 };
+    expect(candidateConfig([tied], c)).toEqual({
+      strategy: { defaults: { spread: { bidBps: 30, askBps: 30 } } },
+    });
+    expect(candidateText(c)).toBe('spread.bidBps+spread.askBps=30');
+  });
+
+  it.each([
+    ['strategy.spread.bidBps+strategy.levels.size=10', /levels.size: 10/],
+    ['strategy.spread.bidBps+strategy.spread.nope=10', /not a strategy parameter/],
+    ['strategy.spread.bidBps+strategy.defaults.spread.bidBps=10', /tied to itself/],
+    ['strategy.spread.bidBps+=10', /not a config path/],
+  ])('tied %s is refused', (arg, message) => {
+    expect(() => parseTuneParam(arg)).toThrow(message);
   });
 });
 
