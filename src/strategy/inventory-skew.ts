@@ -52,16 +52,44 @@ export function inventorySkewBps(share: number, p: PairStrategyParams['inventory
 }
 
 /**
- * The skew of the pair's holdings, bps: against `targetBase` (base units, the operator's stated
- * inventory) when set, as `clamp((targetBase − base) / rangeBase, −1, 1) · maxSkewBps`; else against
- * the target share ({@link inventorySkewBps}). A stated target in base units is the better one
- * when pairs share a quote instrument, whose whole balance each pair's share otherwise counts.
+ * How far the holdings stand from the target, in [−1, 1] of the range: positive when long base.
+ * Against `targetBase` (base units) with `rangeBase` when set, `(base − targetBase) / rangeBase`;
+ * else `(share − targetBaseShare) / rangeShare`. 0 when no range is configured.
+ */
+export function inventoryPressure(
+  h: PairHoldings,
+  share: number,
+  p: PairStrategyParams['inventory'],
+): number {
+  let x: number;
+  if (p.targetBase !== null && p.rangeBase !== null)
+    x = h.base.minus(p.targetBase).div(p.rangeBase).toNumber();
+  else if (p.rangeShare > 0) x = (share - p.targetBaseShare) / p.rangeShare;
+  else return 0;
+  return Math.max(-1, Math.min(1, x));
+}
+
+/**
+ * The skew of the pair's holdings, bps: `−pressure · maxSkewBps` ({@link inventoryPressure}),
+ * against `targetBase` when set, else against the target share. A stated target in base units is
+ * the better one when pairs share a quote instrument, whose whole balance each pair's share
+ * otherwise counts.
  */
 export function holdingsSkewBps(h: PairHoldings, share: number, p: PairStrategyParams['inventory']): number {
   if (p.targetBase === null || p.rangeBase === null) return inventorySkewBps(share, p);
   if (p.maxSkewBps === 0) return 0;
-  const x = p.targetBase.minus(h.base).div(p.rangeBase).toNumber();
-  return Math.max(-1, Math.min(1, x)) * p.maxSkewBps;
+  return -inventoryPressure(h, share, p) * p.maxSkewBps;
+}
+
+/**
+ * The size factor of a side, 0–1: `1 − sizeSkew · pressure` on the side that adds to the position
+ * (BUY when long base, SELL when short), 1 on the side that reduces it. Rounded to hundredths, so
+ * the size moves in steps the reconciler's size tolerance sees, not on every tick of the pressure.
+ */
+export function sizeSkewFactor(side: 'BUY' | 'SELL', pressure: number, sizeSkew: number): number {
+  const adding = side === 'BUY' ? pressure : -pressure;
+  if (sizeSkew === 0 || adding <= 0) return 1;
+  return Math.round((1 - sizeSkew * adding) * 100) / 100;
 }
 
 /**

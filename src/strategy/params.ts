@@ -116,6 +116,11 @@ export const pairParamSpecs = {
       OPT_DEC,
       '',
     ),
+    sizeSkew: param(
+      'Share by which the side that adds to the position shrinks at the edge of the range (inventory.rangeBase, else inventory.rangeShare), linearly from the target: 0.5 quotes half the size there. 0 = off.',
+      SHARE,
+      0,
+    ),
     maxBase: param(
       'Hard maximum of base held, base units; above it only the SELL side is quoted. "" = none.',
       OPT_DEC,

@@ -83,6 +83,14 @@ export function levelSize(level: number, p: PairStrategyParams['levels']): { amo
   return { amount: p.size.plus(p.sizeIncrement.times(level)), unit: p.sizeUnit };
 }
 
+/** A size times `factor` (0–1, a model number): the inventory's size skew. */
+export function scaledSize(
+  size: { amount: Dec; unit: SizeUnit },
+  factor: number,
+): { amount: Dec; unit: SizeUnit } {
+  return factor === 1 ? size : { amount: size.amount.times(decOf(factor)), unit: size.unit };
+}
+
 /** `x` rounded down to a multiple of `step`. */
 export function floorToStep(x: Dec, step: Dec): Dec {
   return x.div(step).floor().times(step);

@@ -9,7 +9,13 @@ import {
   lockFor,
 } from './funding.js';
 import { afterFills } from './fill-reaction.js';
-import { baseShare, inventoryGate, pairHoldings } from './inventory-skew.js';
+import {
+  baseShare,
+  inventoryGate,
+  inventoryPressure,
+  pairHoldings,
+  sizeSkewFactor,
+} from './inventory-skew.js';
 import { type PipelineTiming, UNMEASURED } from './models/quoting-model.js';
 import { quotingModel } from './models/registry.js';
 import type { PairStrategyParams, StrategyParams } from './params.js';
@@ -28,6 +34,7 @@ import {
   levelPrice,
   levelQuantity,
   levelSize,
+  scaledSize,
   meetMinNotional,
 } from './spread-levels.js';
 
@@ -144,6 +151,7 @@ function quotePair(
   const best = bestQuotes(ref, clampDistances(shape, p.spread));
   const limits = crossLimits(bestPrices(bookWithoutOwn(book, own, pair)), own, pair);
   const gate = inventoryGate(holdings, share, p.inventory);
+  const pressure = inventoryPressure(holdings, share, p.inventory);
 
   const skipped: QuoteSkip[] = [];
   const candidates: FundingCandidate[] = [];
@@ -168,6 +176,7 @@ function quotePair(
       at,
       p,
       shape.tolerance?.[side],
+      sizeSkewFactor(side, pressure, p.inventory.sizeSkew),
     );
     skipped.push(...levels.skipped);
     candidates.push(...levels.candidates);
@@ -186,6 +195,7 @@ function sideLevels(
   at: number,
   p: PairStrategyParams,
   tolerance: QuoteTolerance | undefined,
+  sizeFactor: number,
 ): { candidates: FundingCandidate[]; skipped: QuoteSkip[] } {
   const tick = effectiveTick(p.guards.tick);
   const step = p.guards.quantityStep;
@@ -217,7 +227,7 @@ function sideLevels(
       continue;
     }
     const qty = meetMinNotional(
-      levelQuantity(levelSize(level, p.levels), price, step),
+      levelQuantity(scaledSize(levelSize(level, p.levels), sizeFactor), price, step),
       price,
       market.minQuoteAmount,
       step,

@@ -5,8 +5,10 @@ import {
   holdingsSkewBps,
   inventoryDeviation,
   inventoryGate,
+  inventoryPressure,
   inventorySkewBps,
   pairHoldings,
+  sizeSkewFactor,
 } from '../../src/strategy/inventory-skew.js';
 import { bal, d, pairParams } from './fixtures.js';
 
@@ -73,6 +75,50 @@ describe('holdingsSkewBps: a target in base units, 40 ± 15, max 12 bps', () => 
     const share = inv({ inventory: { targetBaseShare: 0.5, rangeShare: 0.25, maxSkewBps: 10 } });
     expect(holdingsSkewBps(at('1'), 0.625, share)).toBeCloseTo(-5, 12);
   });
+});
+
+describe('inventoryPressure and sizeSkewFactor', () => {
+  const at = (base: string) => ({ base: d(base), quote: d(250_000) });
+  it.each([
+    {
+      name: 'target in base units, long',
+      over: { targetBase: '40', rangeBase: '15' },
+      base: '47.5',
+      share: 0.1,
+      x: 0.5,
+    },
+    {
+      name: 'target in base units, clamped',
+      over: { targetBase: '40', rangeBase: '15' },
+      base: '0',
+      share: 0.1,
+      x: -1,
+    },
+    {
+      name: 'target share, short',
+      over: { targetBaseShare: 0.5, rangeShare: 0.25 },
+      base: '1',
+      share: 0.375,
+      x: -0.5,
+    },
+    { name: 'no range: none', over: { rangeShare: 0 }, base: '1', share: 0.9, x: 0 },
+  ])('$name → $x', ({ over, base, share, x }) => {
+    expect(inventoryPressure(at(base), share, inv({ inventory: over }))).toBeCloseTo(x, 12);
+  });
+
+  it.each([
+    { side: 'BUY', pressure: 0.5, sizeSkew: 0.5, factor: 0.75 },
+    { side: 'BUY', pressure: -0.5, sizeSkew: 0.5, factor: 1 }, // a bid reduces a short position
+    { side: 'SELL', pressure: -1, sizeSkew: 0.8, factor: 0.2 },
+    { side: 'SELL', pressure: 1, sizeSkew: 0.8, factor: 1 },
+    { side: 'BUY', pressure: 0.333, sizeSkew: 0.5, factor: 0.83 }, // to hundredths
+    { side: 'BUY', pressure: 1, sizeSkew: 0, factor: 1 },
+  ] as const)(
+    '$side at pressure $pressure, sizeSkew $sizeSkew → $factor',
+    ({ side, pressure, sizeSkew, factor }) => {
+      expect(sizeSkewFactor(side, pressure, sizeSkew)).toBe(factor);
+    },
+  );
 });
 
 describe('inventoryGate: past a hard limit only the reducing side is quoted', () => {

@@ -60,6 +60,45 @@ describe('computeQuotes: minimum notional and balances', () => {
   ])('$name', check);
 });
 
+describe('computeQuotes: the size skew shrinks the side that adds to the position', () => {
+  // BTC 1 held; sizes 0.01; the price skew off so only sizes move.
+  const skew = (targetBase: string, rangeBase: string, sizeSkew: number) => ({
+    inventory: { maxSkewBps: 0, targetBase, rangeBase, sizeSkew },
+  });
+  it.each<Case>([
+    {
+      name: 'off (0): both sides at full size however long',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: skew('0', '1', 0),
+      quotes: ['BUY 0 99.9@0.01', 'SELL 0 100.1@0.01'],
+    },
+    {
+      name: 'long by half the range, skew 0.5: the bid at 1 − 0.5·0.5 of its size',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: skew('0.5', '1', 0.5),
+      quotes: ['BUY 0 99.9@0.0075', 'SELL 0 100.1@0.01'],
+    },
+    {
+      name: 'short by half the range: the ask shrinks instead',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: skew('1.5', '1', 0.5),
+      quotes: ['BUY 0 99.9@0.01', 'SELL 0 100.1@0.0075'],
+    },
+    {
+      name: 'past the range: the factor stays at 1 − sizeSkew',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: skew('0', '0.5', 0.8),
+      quotes: ['BUY 0 99.9@0.002', 'SELL 0 100.1@0.01'],
+    },
+    {
+      name: 'at the target: full size',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: skew('1', '0.5', 0.8),
+      quotes: ['BUY 0 99.9@0.01', 'SELL 0 100.1@0.01'],
+    },
+  ])('$name', check);
+});
+
 describe('computeQuotes: levels', () => {
   const noSkew = { maxSkewBps: 0 };
   it.each<Case>([
