@@ -6,7 +6,7 @@ import convict from 'convict';
 
 import { apiKeyHandle, isApiKey } from '../logging/redact.js';
 import { type AnySection, getPath, leaves } from './define.js';
-import { strategyConfigIssues } from '../strategy/params.js';
+import { strategyConfigIssues } from './sections/strategy-rules.js';
 import { ioReason, readConfigFile, screen } from './config-file.js';
 import { ConfigError, type ConfigIssue, MASKED, formatConfigError, renderValue } from './errors.js';
 import { OPTIONAL_PATH, PATH, checkFormat } from './formats.js';
