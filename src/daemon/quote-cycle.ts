@@ -19,14 +19,14 @@ import { freshnessShare } from '../strategy/freshness.js';
 import type { DesiredQuote, StrategyResult } from '../strategy/quote-types.js';
 import { orderFits, planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
 import { computeQuotes } from '../strategy/strategy.js';
-import type { BookWatch, StaleBook } from './book-watch.js';
+import type { BookWatch, StaleBook } from '../market/book-watch.js';
 import type { LiveParams } from './live-params.js';
 import { inactiveBreaks } from './inactive-breaks.js';
-import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
+import { fillFlow, ownLocks, type LocalBalances } from '../portfolio/local-balances.js';
 import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
-import { ownOrdersView } from './own-orders-view.js';
-import { riskInputs, type PairPosition, type Positions } from './pnl.js';
-import type { RiskMemory, RiskMemoryEvent } from './risk-memory.js';
+import { ownOrdersView } from '../orders/own-orders-view.js';
+import { riskInputs, type PairPosition, type Positions } from '../portfolio/pnl.js';
+import type { RiskMemory, RiskMemoryEvent } from '../risk/risk-memory.js';
 
 /**
  * One pass of the quoting loop, synchronous: snapshot → own orders → strategy → reconciler →
