@@ -12,6 +12,7 @@ import {
   utcDay,
   type DailyLossState,
   type PlaceAction,
+  type RiskInput,
   type RiskState,
   type RiskVerdict,
 } from '../risk/index.js';
@@ -133,16 +134,7 @@ export class QuoteCycle {
     this.riskState ??= this.seedRisk(now, params);
     const verdict = evaluate(
       this.riskState,
-      {
-        snapshot,
-        actions: plan.actions,
-        ownOrders: own,
-        ...riskInputs(positions),
-        pipelineFailures: dispatch.consecutiveFailures,
-        now,
-        references: strategy.references,
-        otherOpenOrders: this.d.engine.ignoredOrders,
-      },
+      this.riskInput(snapshot, plan.actions, own, positions, strategy, now),
       params.risk,
     );
     this.riskState = verdict.state;
@@ -272,19 +264,35 @@ export class QuoteCycle {
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
     const verdict = evaluate(
       this.riskState!,
-      {
-        snapshot,
-        actions: [action],
-        ownOrders: others,
-        ...riskInputs(positions),
-        pipelineFailures: this.d.dispatch.consecutiveFailures,
-        now: snapshot.now,
-        references: strategy.references,
-        otherOpenOrders: this.d.engine.ignoredOrders,
-      },
+      this.riskInput(snapshot, [action], others, positions, strategy, snapshot.now),
       params.risk,
     );
     return verdict.denied.every((d) => d.reason === 'rate-limit');
+  }
+
+  /**
+   * The risk gate's input, built the same way for a pass and for a freshness check: the actions
+   * and own orders to judge, the positions and references of this strategy run, and the
+   * pipeline's and the engine's counts read now.
+   */
+  private riskInput(
+    snapshot: MarketSnapshot,
+    actions: RiskInput['actions'],
+    ownOrders: readonly OwnOrderView[],
+    positions: readonly PairPosition[],
+    strategy: StrategyResult,
+    now: number,
+  ): RiskInput {
+    return {
+      snapshot,
+      actions,
+      ownOrders,
+      ...riskInputs(positions),
+      pipelineFailures: this.d.dispatch.consecutiveFailures,
+      now,
+      references: strategy.references,
+      otherOpenOrders: this.d.engine.ignoredOrders,
+    };
   }
 
   private inputs(raw: MarketSnapshot, params: LiveParams, excludeSlot?: string): Inputs {
