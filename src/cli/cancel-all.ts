@@ -23,13 +23,8 @@ import type { VenueClient } from '../venue/client.js';
 import type { OrdersQuery } from '../venue/endpoints.js';
 import type { Account, Order } from '../venue/schemas.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
-import {
-  closeJournalRead,
-  describeJournalRead,
-  liveStoreHolder,
-  readJournal,
-  type JournalRead,
-} from './support/journal-reader.js';
+import { cancelResult, plural, printReport, printResting, type ReportLine } from './support/cancel-report.js';
+import { closeJournalRead, liveStoreHolder, readJournal } from './support/journal-reader.js';
 import {
   errorText,
   loadOperatorConfig,
@@ -37,8 +32,6 @@ import {
   operatorVenueClient,
   usageError,
 } from './support/operator-setup.js';
-import { venueOrderRow, venueOrderTable } from './support/order-rows.js';
-import { formatTable } from '../core/text-table.js';
 
 const NAME = 'cancel-all';
 
@@ -127,10 +120,6 @@ async function listResting(client: VenueClient, pair: string | undefined): Promi
   return out;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 function scopeText(args: Args): string {
   return args.pair === undefined ? '' : ` on ${args.pair}`;
 }
@@ -176,11 +165,6 @@ async function dryRun(args: Args, config: MmConfig, io: CommandIo): Promise<numb
   return EXIT.OK;
 }
 
-function printResting(io: CommandIo, title: string, orders: readonly Order[], read: JournalRead): void {
-  io.stdout(`${title}; ${describeJournalRead(read)}\n`);
-  if (orders.length > 0) io.stdout(`\n${venueOrderTable(orders.map((o) => venueOrderRow(o, read)))}`);
-}
-
 /** Opens the store read-write (taking its lock); reports a held store. */
 function openStore(config: MmConfig, io: CommandIo): Journal<TrackedOrder> | number {
   try {
@@ -198,52 +182,6 @@ function openStore(config: MmConfig, io: CommandIo): Journal<TrackedOrder> | num
       `ledger-mm cancel-all: the journal ${config.store.path} could not be opened: ${errorText(err)}\n`,
     );
     return EXIT.FAILED;
-  }
-}
-
-/** How one order's cancel ended, as the report says it. */
-export type CancelResult = 'cancelled' | 'filled' | 'already gone' | 'stranded' | 'failed';
-
-/** One line of the report. */
-interface ReportLine {
-  readonly order: Order;
-  readonly result: CancelResult;
-  readonly detail: string;
-  readonly filled: string;
-}
-
-/**
- * The report's verdict on one cancel outcome. `submitted`: this command sent a cancel submission
- * for the order, so a CANCELLED order is its doing; otherwise the order had gone already.
- */
-export function cancelResult(
-  outcome: CancelOutcome,
-  submitted: boolean,
-): { result: CancelResult; detail: string } {
-  switch (outcome.kind) {
-    case 'cancelled':
-      return submitted
-        ? { result: 'cancelled', detail: '' }
-        : { result: 'already gone', detail: 'cancelled before this command' };
-    case 'filled':
-      return { result: 'filled', detail: 'filled before the cancel landed' };
-    case 'ended':
-      return { result: 'already gone', detail: `ended ${outcome.state}` };
-    case 'stranded':
-      return {
-        result: 'stranded',
-        detail: "its funds were withdrawn; the venue's operator must clear it",
-      };
-    case 'deferred':
-      return { result: 'failed', detail: `not resting locally yet (${outcome.state})` };
-    case 'echo-mismatch':
-      return { result: 'failed', detail: `the prepared cancel differed from the request: ${outcome.detail}` };
-    case 'failed':
-      return { result: 'failed', detail: `${outcome.code} after ${plural(outcome.attempts, 'attempt')}` };
-    case 'aborted':
-      return { result: 'failed', detail: `aborted (${outcome.reason})` };
-    case 'unknown-order':
-      return { result: 'failed', detail: 'not tracked by the journal' };
   }
 }
 
@@ -357,26 +295,7 @@ async function withStore(
     unsubscribe();
   }
 
-  if (lines.length > 0) {
-    io.stdout(
-      `\n${formatTable(
-        ['RESULT', 'ORDER ID', 'PAIR', 'SIDE', 'PRICE', 'QTY', 'FILLED', 'DETAIL'],
-        lines.map((l) => [
-          l.result,
-          l.order.orderId,
-          l.order.pair,
-          l.order.side,
-          l.order.price ?? '-',
-          l.order.quantity,
-          l.filled,
-          l.detail,
-        ]),
-      )}`,
-    );
-    const counts = new Map<CancelResult, number>();
-    for (const l of lines) counts.set(l.result, (counts.get(l.result) ?? 0) + 1);
-    io.stdout(`\n${[...counts].map(([r, n]) => `${n} ${r}`).join(', ')}\n`);
-  }
+  printReport(io, lines);
   for (const a of alarms) io.stderr(`ledger-mm cancel-all: alarm: ${a}\n`);
   return reportLeft(args, config, io, client);
 }

@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 
 import convict from 'convict';
 
-import { apiKeyHandle, isApiKey, scrubText } from '../logging/redact.js';
-import { type AnySection, getPath, isLeaf, leaves } from './define.js';
-import { strategyConfigIssues } from '../strategy/params.js';
-import { describeJsonError } from './json-error.js';
+import { apiKeyHandle, isApiKey } from '../logging/redact.js';
+import { type AnySection, getPath, leaves } from './define.js';
+import { strategyConfigIssues } from './sections/strategy-rules.js';
+import { ioReason, readConfigFile, screen } from './config-file.js';
 import { ConfigError, type ConfigIssue, MASKED, formatConfigError, renderValue } from './errors.js';
 import { OPTIONAL_PATH, PATH, checkFormat } from './formats.js';
+import { unknownEnvironment } from './unknown-names.js';
 import {
   CONFIG_FILES_ENV,
   type MmConfig,
@@ -239,160 +240,6 @@ export function maskConfig(config: MmConfig): MmConfig {
   return deepFreeze(copy) as unknown as MmConfig;
 }
 
-// ---------------------------------------------------------------------------------------------
-
-function ioReason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'is a directory';
-  return code ?? (e as Error).message;
-}
-
-function readConfigFile(path: string, issues: ConfigIssue[]): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    issues.push({ source: path, reason: `cannot read config file: ${ioReason(e)}` });
-    return undefined;
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (e) {
-    // The parser's message can quote the file; mask anything that looks like a key.
-    issues.push({
-      source: path,
-      reason: `not valid JSON: ${scrubText(describeJsonError(text, e as Error))}`,
-    });
-    return undefined;
-  }
-  if (!isPlainObject(parsed)) {
-    issues.push({ source: path, reason: 'must hold a JSON object' });
-    return undefined;
-  }
-  return parsed;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * The part of one file's content that may be loaded: unknown keys, secrets and values of the
- * wrong shape (an object for a key, a non-object for a section) are reported and left out.
- * Records which file set each key.
- */
-function screen(
-  content: Record<string, unknown>,
-  section: AnySection,
-  prefix: string,
-  file: string,
-  issues: ConfigIssue[],
-  sources: Map<string, string>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of Object.keys(content)) {
-    const key = prefix === '' ? name : `${prefix}.${name}`;
-    const value = content[name];
-    const node = Object.hasOwn(section, name) ? section[name] : undefined;
-    if (node === undefined) {
-      issues.push({ key, value: renderValue(value), source: file, reason: unknownKeyReason(name, section) });
-    } else if (isLeaf(node)) {
-      if (node.sensitive === true) {
-        issues.push({
-          key,
-          value: MASKED,
-          source: file,
-          reason: `a secret is never read from a config file; set ${node.env ?? 'it'} in the environment${
-            key === 'venue.apiKey' ? ' or point venue.apiKeyFile at a file holding the key' : ''
-          }`,
-        });
-      } else if (isPlainObject(value)) {
-        issues.push({
-          key,
-          value: renderValue(value),
-          source: file,
-          reason: formatReason(node.format, value),
-        });
-      } else {
-        out[name] = value;
-        sources.set(key, file);
-      }
-    } else if (!isPlainObject(value)) {
-      issues.push({
-        key,
-        value: renderValue(value),
-        source: file,
-        reason: `must be an object with the keys ${Object.keys(node).join(', ')}`,
-      });
-    } else {
-      out[name] = screen(value, node, key, file, issues, sources);
-    }
-  }
-  return out;
-}
-
-function formatReason(format: string | readonly unknown[], value: unknown): string {
-  try {
-    checkFormat(format, value);
-    return 'has the wrong type';
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-/** `LEDGER_MM_*` variables read elsewhere than the schema (the config file list, the build's commit). */
-const OTHER_ENV = new Set([CONFIG_FILES_ENV, 'LEDGER_MM_COMMIT']);
-const SCHEMA_ENV = new Set(LEAVES.flatMap(({ leaf }) => (leaf.env === undefined ? [] : [leaf.env])));
-
-/**
- * A `LEDGER_MM_*` variable that no key reads is an error, like an unknown key in a file: a typo
- * (`LEDGER_MM_PAIR`) would otherwise be ignored silently and the daemon run on the default.
- */
-function unknownEnvironment(env: NodeJS.ProcessEnv): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith('LEDGER_MM_') || SCHEMA_ENV.has(name) || OTHER_ENV.has(name)) continue;
-    if (env[name] === undefined) continue;
-    const near = [...SCHEMA_ENV, ...OTHER_ENV]
-      .map((known) => ({ known, d: editDistance(known, name) }))
-      .sort((a, b) => a.d - b.d)[0];
-    issues.push({
-      source: `env ${name}`,
-      reason:
-        near !== undefined && near.d <= 3
-          ? `unknown environment variable (did you mean ${near.known}?)`
-          : 'unknown environment variable: no configuration key reads it (see README "Configuration")',
-    });
-  }
-  return issues;
-}
-
-function unknownKeyReason(name: string, section: AnySection): string {
-  const near = Object.keys(section).find(
-    (k) => k.toLowerCase() === name.toLowerCase() || editDistance(k.toLowerCase(), name.toLowerCase()) <= 2,
-  );
-  return near === undefined ? 'unknown key' : `unknown key (did you mean ${JSON.stringify(near)}?)`;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
-}
-
-/** Rules between keys; a key already reported bad is not checked again. */
 /**
  * Where a strategy issue's key was set: `strategy.pairs[0] (ETH/USDC).spread.minBps` or
  * `strategy.defaults.spread.minBps` → the source of the closest key the layers set.
@@ -406,6 +253,7 @@ function sourceOf(key: string, sources: ReadonlyMap<string, string>): string {
   return sources.get('strategy.pairs') ?? 'default';
 }
 
+/** Rules between keys; a key already reported bad is not checked again. */
 function crossChecks(
   props: Record<string, unknown>,
   bad: ReadonlySet<string>,

@@ -1,12 +1,12 @@
 import convict from 'convict';
 import type { z } from 'zod';
 
-import { type ConfigOf, type ParamSpec, isParamSpec } from '../strategy/param-spec.js';
+import { type ConfigOf, type ParamSpec, isParamSpec } from './param-spec.js';
 import type { AnyNode, Leaf, SchemaOf } from './define.js';
 import { BOOLEAN, FORMATS, intFormat } from './formats.js';
 
 /**
- * Convict sections built from the strategy's parameter specs (`src/strategy/param-spec.ts`), so a
+ * Convict sections built from the strategy's parameter specs (`src/config/param-spec.ts`), so a
  * parameter's doc, default and bounds are written once, in the strategy's table.
  *
  * A spec's format becomes the leaf's format: an integer range, a list of values and a boolean use

@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { DaemonEvent } from './daemon-types.js';
 import { VenueError } from '../venue/errors.js';
-import type { PairPosition } from './pnl.js';
+import type { PairPosition } from '../portfolio/pnl.js';
 
 /**
  * The daemon's log: one line per thing a person watching the terminal cares about — placements,

@@ -10,7 +10,7 @@ import { apiKeyHandle } from '../logging/redact.js';
 import type { VenueClient } from '../venue/index.js';
 import { ApiKeyFile } from './api-key-file.js';
 import { AuthWatch } from './auth-watch.js';
-import { BookWatch } from './book-watch.js';
+import { BookWatch } from '../market/book-watch.js';
 import { logDaemonEvent } from './daemon-log.js';
 import {
   resolveTuning,
@@ -26,10 +26,10 @@ import { Fanout } from './fanout.js';
 import { shutdown } from './lifecycle.js';
 import { LiveConfig } from './live-config.js';
 import type { LiveParams } from './live-params.js';
-import { LocalBalances } from './local-balances.js';
+import { LocalBalances } from '../portfolio/local-balances.js';
 import { createMarketFeed } from './market-feed.js';
 import type { PreflightReport } from './preflight.js';
-import { Positions, type PairPosition } from './pnl.js';
+import { Positions, type PairPosition } from '../portfolio/pnl.js';
 import type { CycleReport } from './quote-cycle.js';
 import { assessDaemonReadiness, type DaemonReadiness } from './readiness.js';
 import { passPreflight, startEngine } from './startup.js';
@@ -242,7 +242,7 @@ export class Daemon {
     // Pairs, account and balances are known now. The preflight's balances count as the first
     // poll (a cold GET /balances takes over 10 s, and the first quote waits for balances); an
     // order the recovery then settles straddles that poll as any order straddles a poll, and the
-    // next poll corrects it (see local-balances.ts).
+    // next poll corrects it (see portfolio/local-balances.ts).
     this.state.applyPairs(report.pairs ?? [], clock.now());
     this.state.applyAccount(report.account, clock.now());
     if (report.balances !== undefined) this.state.applyBalances(report.balances, clock.now());

@@ -8,7 +8,7 @@ import type { Balance } from '../venue/schemas.js';
 /**
  * The market data the daemon quotes from: the market state and its pollers (books and trades
  * per pair, balances, account, pairs). The state tells the daemon the moment a balances poll is
- * taken, so the local wallet (`local-balances.ts`) takes its baseline at exactly that point.
+ * taken, so the local wallet (`src/portfolio/local-balances.ts`) takes its baseline at exactly that point.
  */
 
 /** A {@link MarketState} that reports every balances poll it takes. */

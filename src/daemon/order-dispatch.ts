@@ -7,7 +7,7 @@ import type { OrderEngine } from '../execution/order-engine.js';
 import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
 import type { PlaceAction } from '../risk/index.js';
 import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
-import { SUB_SLOTS, registrySlot, type PendingIntent } from './own-orders-view.js';
+import { SUB_SLOTS, registrySlot, type PendingIntent } from '../orders/own-orders-view.js';
 
 /**
  * Hands the risk gate's verdicts to the execution layer: placements to the pipeline (one at a

@@ -12,6 +12,7 @@ import {
   utcDay,
   type DailyLossState,
   type PlaceAction,
+  type RiskInput,
   type RiskState,
   type RiskVerdict,
 } from '../risk/index.js';
@@ -19,14 +20,14 @@ import { freshnessShare } from '../strategy/freshness.js';
 import type { DesiredQuote, StrategyResult } from '../strategy/quote-types.js';
 import { orderFits, planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
 import { computeQuotes } from '../strategy/strategy.js';
-import type { BookWatch, StaleBook } from './book-watch.js';
+import type { BookWatch, StaleBook } from '../market/book-watch.js';
 import type { LiveParams } from './live-params.js';
 import { inactiveBreaks } from './inactive-breaks.js';
-import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
+import { fillFlow, ownLocks, type LocalBalances } from '../portfolio/local-balances.js';
 import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
-import { ownOrdersView } from './own-orders-view.js';
-import { riskInputs, type PairPosition, type Positions } from './pnl.js';
-import type { RiskMemory, RiskMemoryEvent } from './risk-memory.js';
+import { ownOrdersView } from '../orders/own-orders-view.js';
+import { riskInputs, type PairPosition, type Positions } from '../portfolio/pnl.js';
+import type { RiskMemory, RiskMemoryEvent } from '../risk/risk-memory.js';
 
 /**
  * One pass of the quoting loop, synchronous: snapshot → own orders → strategy → reconciler →
@@ -133,16 +134,7 @@ export class QuoteCycle {
     this.riskState ??= this.seedRisk(now, params);
     const verdict = evaluate(
       this.riskState,
-      {
-        snapshot,
-        actions: plan.actions,
-        ownOrders: own,
-        ...riskInputs(positions),
-        pipelineFailures: dispatch.consecutiveFailures,
-        now,
-        references: strategy.references,
-        otherOpenOrders: this.d.engine.ignoredOrders,
-      },
+      this.riskInput(snapshot, plan.actions, own, positions, strategy, now),
       params.risk,
     );
     this.riskState = verdict.state;
@@ -272,19 +264,35 @@ export class QuoteCycle {
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
     const verdict = evaluate(
       this.riskState!,
-      {
-        snapshot,
-        actions: [action],
-        ownOrders: others,
-        ...riskInputs(positions),
-        pipelineFailures: this.d.dispatch.consecutiveFailures,
-        now: snapshot.now,
-        references: strategy.references,
-        otherOpenOrders: this.d.engine.ignoredOrders,
-      },
+      this.riskInput(snapshot, [action], others, positions, strategy, snapshot.now),
       params.risk,
     );
     return verdict.denied.every((d) => d.reason === 'rate-limit');
+  }
+
+  /**
+   * The risk gate's input, built the same way for a pass and for a freshness check: the actions
+   * and own orders to judge, the positions and references of this strategy run, and the
+   * pipeline's and the engine's counts read now.
+   */
+  private riskInput(
+    snapshot: MarketSnapshot,
+    actions: RiskInput['actions'],
+    ownOrders: readonly OwnOrderView[],
+    positions: readonly PairPosition[],
+    strategy: StrategyResult,
+    now: number,
+  ): RiskInput {
+    return {
+      snapshot,
+      actions,
+      ownOrders,
+      ...riskInputs(positions),
+      pipelineFailures: this.d.dispatch.consecutiveFailures,
+      now,
+      references: strategy.references,
+      otherOpenOrders: this.d.engine.ignoredOrders,
+    };
   }
 
   private inputs(raw: MarketSnapshot, params: LiveParams, excludeSlot?: string): Inputs {

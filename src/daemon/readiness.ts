@@ -1,6 +1,6 @@
 import type { AccountView } from '../market/market-snapshot.js';
 import type { RiskVerdict } from '../risk/index.js';
-import type { StaleBook } from './book-watch.js';
+import type { StaleBook } from '../market/book-watch.js';
 import type { DaemonPhase } from './daemon-types.js';
 import type { PreflightReport } from './preflight.js';
 import { failedChecks } from './startup.js';

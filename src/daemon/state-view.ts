@@ -11,8 +11,8 @@ import type {
 } from '../observability/state-view.js';
 import { isLiveOnBook, placementStep, type TrackedOrder } from '../orders/fsm/index.js';
 import { bucketForLimit, refill, type RiskParams, type RiskState } from '../risk/index.js';
-import { quoteSlotOf } from './own-orders-view.js';
-import type { PairPosition } from './pnl.js';
+import { quoteSlotOf } from '../orders/own-orders-view.js';
+import type { PairPosition } from '../portfolio/pnl.js';
 import type { SideEpisode } from './side-watch.js';
 import type { CycleReport } from './quote-cycle.js';
 

@@ -3,16 +3,16 @@ import type { PollerStats } from '../core/poller.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { Logger } from '../logging/logger.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
-import type { BookWatch } from './book-watch.js';
+import type { BookWatch } from '../market/book-watch.js';
 import { DaemonLoops } from './daemon-loops.js';
 import type { DaemonEvent, DaemonTuning, ReconcileFn } from './daemon-types.js';
 import type { EngineEvents } from './engine-events.js';
 import type { LiveParams } from './live-params.js';
-import { fillFlow, ownLocks, type LocalBalances } from './local-balances.js';
+import { fillFlow, ownLocks, type LocalBalances } from '../portfolio/local-balances.js';
 import { OrderDispatch } from './order-dispatch.js';
-import type { Positions } from './pnl.js';
+import type { Positions } from '../portfolio/pnl.js';
 import { QuoteCycle } from './quote-cycle.js';
-import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from './risk-memory.js';
+import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from '../risk/risk-memory.js';
 
 /** What a session shares with the daemon. */
 export interface SessionDeps {
@@ -37,7 +37,7 @@ export interface SessionDeps {
  * Everything that trades, around one order engine: the dispatch of verdicts to the engine, the
  * quote cycle, and the daemon's loops. Built when the engine is (before its recovery runs, so
  * every event of the recovery is seen), started once the recovery is over. The quote cycle's
- * daily loss state is kept in the engine's journal (`risk-memory.ts`): a restored halt is logged,
+ * daily loss state is kept in the engine's journal (`src/risk/risk-memory.ts`): a restored halt is logged,
  * an unreadable one is a warning (the day starts afresh), a failing save an `internal-error` alarm.
  */
 export class TradingSession {
@@ -131,7 +131,7 @@ export class TradingSession {
     }
   }
 
-  /** A balances poll was just taken: the local wallet's baseline (see local-balances.ts). */
+  /** A balances poll was just taken: the local wallet's baseline (see portfolio/local-balances.ts). */
   onBalancesPolled(at: number): void {
     if (this.engine.state !== 'ready') return;
     const pairs = this.d.state.snapshot(at).pairs;

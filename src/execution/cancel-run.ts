@@ -2,7 +2,7 @@ import { dec } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import { currentContractId, isInFlight, isResting } from '../orders/fsm/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
-import { VenueError, classify } from '../venue/errors.js';
+import { VenueError, classify, isClientAbort, orderFactOf } from '../venue/errors.js';
 import { isRestingStatus, isTerminalStatus } from '../core/order-status.js';
 import { delayAt, pause } from './backoff.js';
 import {
@@ -142,10 +142,10 @@ export class CancelRun {
       if (res.kind === 'rejected') {
         alarmOnTamper(ctx, 'cancel', job.key, res.error);
         this.retryState(res.error.code);
-        if (res.error.code === 'CLIENT_ABORTED') return { kind: 'aborted', reason: job.abortCause() };
+        if (isClientAbort(res.error)) return { kind: 'aborted', reason: job.abortCause() };
         this.attempts += 1;
         // 410: the prepared cancel is dead; prepare a fresh one right away.
-        return { again: res.error.code === 'CACHE_EXPIRED' ? 'now' : 'backoff' };
+        return { again: orderFactOf(res.error.code) === 'prepared-expired' ? 'now' : 'backoff' };
       }
       accepted = res.kind === 'accepted';
       // Ambiguous or accepted, the cancel may land: record it, then read.
@@ -156,27 +156,29 @@ export class CancelRun {
 
   private async onPrepareError(order: TrackedOrder, contractId: string, err: VenueError): Promise<Step> {
     const { ctx, job } = this;
-    switch (err.code) {
-      case 'CONTRACT_NOT_FOUND':
+    if (isClientAbort(err)) {
+      this.retryState(err.code);
+      return { kind: 'aborted', reason: job.abortCause() };
+    }
+    switch (orderFactOf(err.code)) {
+      case 'contract-gone':
         return this.afterNotFound(order, contractId);
-      case 'ORDER_ALREADY_FILLED': {
+      case 'filled': {
         // Nothing of a filled order remains: the read's filled, or the whole quantity.
         const filled = await this.finalFilled(order, order.quantity);
         ctx.apply(job.key, { type: 'CancelFailedFilled', filled, at: ctx.now() });
         return settledBody(ctx.order(job.key), this.attempts) ?? { again: 'now' };
       }
-      case 'ORDER_ALREADY_CANCELLED': {
+      case 'cancelled': {
         const filled = await this.finalFilled(order, order.filled);
         ctx.apply(job.key, { type: 'CancelFailedCancelled', filled, at: ctx.now() });
         return settledBody(ctx.order(job.key), this.attempts) ?? { again: 'now' };
       }
-      case 'CLIENT_ABORTED':
-        this.retryState(err.code);
-        return { kind: 'aborted', reason: job.abortCause() };
       default:
+        // The table decides: RATE_LIMITED and the transient codes retry, a refusal fails.
         this.retryState(err.code);
         this.attempts += 1;
-        if (err.code !== 'RATE_LIMITED' && classify(err, 'prepare') === 'fatal') {
+        if (classify(err, 'prepare') === 'fatal') {
           return { kind: 'failed', code: err.code, attempts: this.attempts };
         }
         return { again: 'backoff' };

@@ -1,30 +1,21 @@
-import { timeoutSignal, type Clock } from '../core/clock.js';
-import { Poller } from '../core/poller.js';
+import type { Clock } from '../core/clock.js';
 import type { ExecutionConfig, RecoveryConfig } from '../config/schema.js';
-import { journalWriteAhead, openJournal, type Journal } from '../orders/journal/index.js';
-import { OrderRegistry } from '../orders/order-registry.js';
+import { openJournal, type Journal } from '../orders/journal/index.js';
+import type { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
-import { PreparedVerifier, type PreparedVerification } from '../signing/prepared-verifier.js';
+import type { PreparedVerification } from '../signing/prepared-verifier.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/index.js';
-import { raceSignal } from './backoff.js';
-import { CancelPool, type CancelOptions, type CancelPoolOptions } from './cancel-pool.js';
-import { ClientOrderIdFactory } from './client-order-id.js';
-import type { ExecutionDeps } from './execution-context.js';
+import type { CancelOptions, CancelPoolOptions } from './cancel-pool.js';
+import { buildParts, cancelEverything, closeEngine, type EngineParts } from './engine-parts.js';
 import type { CancelOutcome, ExecutionEvent, PlacementOutcome } from './execution-events.js';
-import { FillTracker, type OrderObservation } from './fills.js';
-import { Inventory, type InventoryView } from './inventory.js';
-import {
-  IgnoredOrders,
-  OrdersPoller,
-  UnknownOrders,
-  type OrdersPollerEvent,
-  type OrdersPollerOptions,
-} from './orders-poller.js';
+import type { OrderObservation } from './fills.js';
+import type { InventoryView } from './inventory.js';
+import type { OrdersPoller, OrdersPollerEvent, OrdersPollerOptions } from './orders-poller.js';
 import type { PlaceOptions, PlacementIntent } from './placement-intent.js';
-import { PlacementPipeline, type PlacementPipelineOptions } from './placement-pipeline.js';
+import type { PlacementPipelineOptions } from './placement-pipeline.js';
 import { recover, type RecoveryReport } from './recovery.js';
-import { UnknownResolver, type UnknownResolverOptions } from './unknown-resolver.js';
+import type { UnknownResolverOptions } from './unknown-resolver.js';
 
 /** Everything the engine reports: execution, order observations, poller and lifecycle events. */
 export type EngineEvent =
@@ -112,9 +103,6 @@ export interface CloseOptions {
   /** Bound on the in-flight submission and on the cancels, ms. Default 150 s. */
   readonly drainMs?: number;
 }
-
-/** The parts {@link OrderEngine.start} builds. */
-type EngineParts = ReturnType<typeof buildParts>;
 
 /**
  * The execution layer behind one facade. {@link start}: journal → registry and inventory → recovery
@@ -321,93 +309,4 @@ function evictionOf(o: OrderEngineOptions): TerminalEviction | null {
     throw new RangeError('eviction: intervalMs must be > 0 and retentionMs ≥ 0');
   }
   return e;
-}
-
-/** Builds the engine's parts around an open journal (no IO). */
-function buildParts(
-  o: OrderEngineOptions,
-  journal: Journal<TrackedOrder>,
-  emit: (e: EngineEvent) => void,
-  evict: { readonly every: number; readonly run: () => void } | null,
-) {
-  const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
-  const inventory = Inventory.fromFills(
-    journal.fills().map((f) => ({ pair: f.pair, side: f.side, price: f.price, quantity: f.delta })),
-  );
-  const { venue, signer, partyId, clock } = o;
-  const verifier = new PreparedVerifier({ policy: 'if-present', ...o.verification, partyId });
-  const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit, verifier };
-  const resolver = new UnknownResolver({ ...o.resolver, ...deps });
-  const concurrency = o.execution?.cancelConcurrency ?? 4;
-  const cancelPool = new CancelPool({ ...o.cancelPool, ...deps, concurrency });
-  const clientOrderIds = new ClientOrderIdFactory({ prefix: o.clientOrderIdPrefix, clock });
-  const afterUnknown = o.execution?.afterUnknown;
-  const pipeline = new PlacementPipeline({
-    ...(afterUnknown === undefined ? {} : { afterUnknown }),
-    ...o.pipeline,
-    ...deps,
-    resolver,
-    clientOrderIds,
-  });
-  const ignored = new IgnoredOrders();
-  const unknown = new UnknownOrders({
-    registry,
-    ignored,
-    policy: o.recovery?.unknownOrders ?? 'adopt',
-    requestCancel: (order) => void cancelPool.cancel(order.key, { reason: 'unknown-order' }),
-    journalLookup: (orderId, coid) =>
-      journal.findByOrderId(orderId)?.order ??
-      (coid === null ? undefined : journal.findByClientOrderId(coid)?.order),
-    emit,
-  });
-  const poller = new OrdersPoller({
-    ...o.ordersPoll,
-    client: venue,
-    registry,
-    clock,
-    ignored,
-    unknown,
-    emit,
-    onError: (error) => emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() }),
-  });
-  const tracker = new FillTracker(registry, inventory, emit);
-  const evictor =
-    evict === null
-      ? null
-      : new Poller({
-          name: 'evict-terminal',
-          clock,
-          intervalMs: evict.every,
-          initialDelayMs: evict.every,
-          task: async () => evict.run(),
-        });
-  const loops = { resolver, cancelPool, pipeline, poller, evictor };
-  return { journal, registry, inventory, tracker, ignored, unknown, ...loops };
-}
-
-/** The shutdown sequence: placements, cancels, loops, journal — in that order. */
-async function closeEngine(p: EngineParts, options: CloseOptions, clock: Clock): Promise<void> {
-  const drainMs = options.drainMs ?? 150_000;
-  try {
-    await p.pipeline.close({ drainMs });
-    if (options.cancelAll === true) {
-      const bound = timeoutSignal(clock, drainMs);
-      try {
-        await raceSignal(cancelEverything(p, 'shutdown'), bound.signal);
-      } finally {
-        bound.dispose();
-      }
-    }
-    await p.poller.close();
-    await p.evictor?.close();
-    await p.resolver.close();
-    await p.cancelPool.close({ drainMs });
-  } finally {
-    p.tracker.detach();
-    p.journal.close();
-  }
-}
-
-function cancelEverything(p: EngineParts, reason: string): Promise<CancelOutcome[]> {
-  return Promise.all(p.registry.active().map((o) => p.cancelPool.cancel(o.key, { priority: 10, reason })));
 }

@@ -1,5 +1,10 @@
 import type { Dec } from '../core/decimal.js';
-import type { Side } from '../core/order-terms.js';
+
+/**
+ * The daemon's own orders as the strategy sees them beside the snapshot; the type is the orders
+ * layer's (`src/orders/own-orders-view.ts`), named here too for the readers of a snapshot.
+ */
+export type { OwnOrderView } from '../orders/own-orders-view.js';
 
 /**
  * What the pollers know about the market at one instant. The strategy, the reconciler and the
@@ -89,28 +94,4 @@ export interface AccountView {
   readonly readAt: number;
   /** True when the last account read failed with an auth error (401). */
   readonly authFailing: boolean;
-}
-
-/**
- * One of the daemon's own orders as the strategy and the reconciler see it: enough to keep,
- * replace or cancel it, nothing of the pipeline's internals.
- */
-export interface OwnOrderView {
-  /** The registry key of the order. */
-  readonly key: string;
-  /** The quote slot, `<pair>:<side>:<level>`, or null for adopted/foreign orders. */
-  readonly slot: string | null;
-  readonly pair: string;
-  readonly side: Side;
-  readonly price: Dec;
-  /** Quantity not yet filled. */
-  readonly remaining: Dec;
-  /** Resting on the book (OPEN / PARTIALLY_FILLED); false while placing, unknown or cancelling. */
-  readonly resting: boolean;
-  /** The outcome of its placement is not known; the slot must not be placed again. */
-  readonly unknown: boolean;
-  /** A cancel has been requested or is running. */
-  readonly cancelling: boolean;
-  /** When it started resting (or was created), ms; for `maxOrderAge`. */
-  readonly since: number;
 }

@@ -1,7 +1,8 @@
 import type { Dec } from '../core/decimal.js';
 import { ZERO } from '../core/decimal.js';
 import type { BookView, Level, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
-import type { PairStrategyParams, ReferenceSourceName } from './params.js';
+import type { ReferenceSourceName } from '../config/sections/strategy-params.js';
+import type { PairStrategyParams } from './params.js';
 
 /** A book with the daemon's own orders taken out. Bids descending, asks ascending. */
 export interface OwnlessBook {

@@ -1,6 +1,7 @@
 import { Dec, ZERO } from '../core/decimal.js';
 import type { Side } from '../core/order-terms.js';
-import type { PairStrategyParams, SizeUnit } from './params.js';
+import type { SizeUnit } from '../config/sections/strategy-params.js';
+import type { PairStrategyParams } from './params.js';
 
 /**
  * Spreads and levels: where the best quotes sit relative to the reference, and how the deeper

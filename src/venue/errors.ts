@@ -85,11 +85,24 @@ export type ErrorScope = 'credential' | 'account' | 'party-limit' | 'order' | 't
 /** A party-wide pause after a refusal; its length is configured (`execution.*CooldownMs`). */
 export type Cooldown = 'rate-limit' | 'max-open-orders';
 
-/** One row of the classification: a disposition per kind of call, the scope, the cooldown. */
+/**
+ * What a refusal tells of the order, or of the prepared transaction, the call was about, so a
+ * caller settles it from the table instead of matching codes:
+ * - `filled`: the order has filled completely; nothing is left to cancel;
+ * - `cancelled`: the order is cancelled already;
+ * - `contract-gone`: the contract named is not active (a fill, a cancel or a rotation archived
+ *   it): read the order to learn which;
+ * - `prepared-expired`: the prepared transaction passed its deadline; prepare again at once.
+ */
+export type OrderFact = 'filled' | 'cancelled' | 'contract-gone' | 'prepared-expired';
+
+/** One row of the classification: a disposition per kind of call, the scope, the cooldown, the fact. */
 export interface Classification extends Readonly<Record<CallKind, Disposition>> {
   readonly scope: ErrorScope;
   /** The party-wide pause the refusal asks for, when it asks for one. */
   readonly cooldown?: Cooldown;
+  /** What the refusal tells of the order, when it tells something (see {@link OrderFact}). */
+  readonly fact?: OrderFact;
 }
 
 type Row = Readonly<Record<CallKind, Disposition>>;
@@ -125,10 +138,10 @@ export const CLASSIFICATION: Readonly<Record<ErrorCode, Classification>> = {
   },
   RATE_LIMITED: { ...R, scope: 'party-limit', cooldown: 'rate-limit' },
   // Past the 5-minute deadline nothing can commit; prepare again.
-  CACHE_EXPIRED: { ...F, scope: 'order' },
-  CONTRACT_NOT_FOUND: { ...F, scope: 'order' },
-  ORDER_ALREADY_FILLED: { ...F, scope: 'order' },
-  ORDER_ALREADY_CANCELLED: { ...F, scope: 'order' },
+  CACHE_EXPIRED: { ...F, scope: 'order', fact: 'prepared-expired' },
+  CONTRACT_NOT_FOUND: { ...F, scope: 'order', fact: 'contract-gone' },
+  ORDER_ALREADY_FILLED: { ...F, scope: 'order', fact: 'filled' },
+  ORDER_ALREADY_CANCELLED: { ...F, scope: 'order', fact: 'cancelled' },
   NOT_SUPPORTED: { ...F, scope: 'order' },
   AUTH_NOT_CONFIGURED: { ...F, scope: 'credential' },
   INTERNAL_ERROR: { ...T, scope: 'transport' },
@@ -161,6 +174,20 @@ export function scopeOf(code: string, status?: number): ErrorScope {
 /** The party-wide pause a code asks for, or null. */
 export function cooldownOf(code: string): Cooldown | null {
   return isErrorCode(code) ? (CLASSIFICATION[code].cooldown ?? null) : null;
+}
+
+/** What a code tells of the order the call was about (see {@link OrderFact}), or null. */
+export function orderFactOf(code: string): OrderFact | null {
+  return isErrorCode(code) ? (CLASSIFICATION[code].fact ?? null) : null;
+}
+
+/**
+ * True when the call was stopped by our own AbortSignal (CLIENT_ABORTED): nothing went wrong at
+ * the venue; the caller is stopping.
+ */
+export function isClientAbort(failure: unknown): boolean {
+  const code = typeof failure === 'string' ? failure : failure instanceof VenueError ? failure.code : null;
+  return code === 'CLIENT_ABORTED';
 }
 
 function scopeOfFailure(failure: unknown): ErrorScope | null {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cancelResult } from '../../src/cli/cancel-all.js';
+import { cancelResult } from '../../src/cli/support/cancel-report.js';
 import { dec } from '../../src/core/decimal.js';
 import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';

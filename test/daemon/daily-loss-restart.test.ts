@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MmConfig } from '../../src/config/schema.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import type { DaemonEvent } from '../../src/daemon/daemon-types.js';
-import { RISK_MEMORY_KEY } from '../../src/daemon/risk-memory.js';
+import { RISK_MEMORY_KEY } from '../../src/risk/risk-memory.js';
 import type { EngineMeta } from '../../src/execution/order-engine.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { openJournal } from '../../src/orders/journal/index.js';

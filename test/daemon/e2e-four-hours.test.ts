@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterEach, expect, it } from 'vitest';
 import { Dec } from '../../src/core/decimal.js';
-import { quoteSlotOf } from '../../src/daemon/own-orders-view.js';
+import { quoteSlotOf } from '../../src/orders/own-orders-view.js';
 import { expectNoDuplicateLive, maxOverlap } from '../execution/support/ground-truth.js';
 import { baseConfig, daemonEnv, type DaemonEnv } from './support/daemon-env.js';
 import {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/observability/create-metrics.js';
 import { registerStateCollector } from '../../src/observability/state-collector.js';
-import { quoteSlotOf } from '../../src/daemon/own-orders-view.js';
+import { quoteSlotOf } from '../../src/orders/own-orders-view.js';
 import type { FaultSpecInput } from '../../src/sim/faults.js';
 import { expectNoDuplicateLive } from '../execution/support/ground-truth.js';
 import { daemonEnv, type DaemonEnv } from './support/daemon-env.js';

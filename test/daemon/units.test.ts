@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ZERO, dec } from '../../src/core/decimal.js';
-import { BookWatch, CLOCK_MARGIN_MS } from '../../src/daemon/book-watch.js';
-import { LocalBalances, ownLocks } from '../../src/daemon/local-balances.js';
+import { BookWatch, CLOCK_MARGIN_MS } from '../../src/market/book-watch.js';
+import { LocalBalances, ownLocks } from '../../src/portfolio/local-balances.js';
 import { isPipelineFailure } from '../../src/daemon/order-dispatch.js';
 import {
   ownOrdersView,
   quoteSlotOf,
   registrySlot,
   type PendingIntent,
-} from '../../src/daemon/own-orders-view.js';
-import { riskInputs, type PairPosition } from '../../src/daemon/pnl.js';
+} from '../../src/orders/own-orders-view.js';
+import { riskInputs, type PairPosition } from '../../src/portfolio/pnl.js';
 import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/readiness.js';
 import { SignalRelay } from '../../src/daemon/signals.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';

@@ -13,12 +13,8 @@ import type {
   OwnOrderView,
   PairMarket,
 } from '../../src/market/market-snapshot.js';
-import {
-  type PairStrategyParams,
-  type StrategyParams,
-  pairConfig,
-  toPairParams,
-} from '../../src/strategy/params.js';
+import { pairConfig } from '../../src/config/sections/strategy-rules.js';
+import { type PairStrategyParams, type StrategyParams, toPairParams } from '../../src/strategy/params.js';
 import { type DesiredQuote, slotId } from '../../src/strategy/quote-types.js';
 import type { Side } from '../../src/core/order-terms.js';
 

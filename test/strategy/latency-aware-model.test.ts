@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { latencyAwareModel, latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
 import { UNMEASURED } from '../../src/strategy/models/quoting-model.js';
 import { MODEL_NAMES, QUOTING_MODELS, quotingModel } from '../../src/strategy/models/registry.js';
-import { pairParamSpecs } from '../../src/strategy/params.js';
+import { pairParamSpecs } from '../../src/config/sections/strategy-params.js';
 import { computeQuotes } from '../../src/strategy/strategy.js';
 import { NOW, PAIR, bal, book, d, market, pairParams, params, snapshot } from './fixtures.js';
 

@@ -3,11 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, type ConfigIssue } from '../../src/config/errors.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { StrategyConfig } from '../../src/config/sections/strategy.js';
-import {
-  externalFeedSettings,
-  resolveStrategyParams,
-  strategyConfigIssues,
-} from '../../src/strategy/params.js';
+import { strategyConfigIssues } from '../../src/config/sections/strategy-rules.js';
+import { externalFeedSettings, resolveStrategyParams } from '../../src/strategy/params.js';
 import { opts, useTmpDir, writeFile } from '../config/helpers.js';
 import { defaultStrategyConfig } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { type Dec, dec } from '../../core/decimal.js';
-import { quoteSlotOf } from '../../daemon/own-orders-view.js';
+import { quoteSlotOf } from '../../orders/own-orders-view.js';
 import type { OrderTruth } from '../../sim/engine/ground-truth.js';
 import { type Interval, liveInterval, measure, union } from './intervals.js';
 import type { ReferenceSeries } from './reference-series.js';

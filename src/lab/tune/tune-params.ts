@@ -1,5 +1,5 @@
-import { isParamSpec, type ParamSpec } from '../../strategy/param-spec.js';
-import { pairParamSpecs, reconcileParamSpecs } from '../../strategy/params.js';
+import { isParamSpec, type ParamSpec } from '../../config/param-spec.js';
+import { pairParamSpecs, reconcileParamSpecs } from '../../config/sections/strategy-params.js';
 
 /**
  * The parameters `ledger-mm tune` searches: `--param KEY=V1,V2,...`. A key is a config path. A

@@ -2,8 +2,10 @@
  * The durable order journal (SQLite). Rule: journal before IO — every intent, id and state
  * change is committed (fsynced) before the venue call that depends on it is made.
  */
-export { DEFAULT_GROUP_COMMIT_MS, openJournal, Journal } from './journal.js';
-export type { Durability, JournalOptions, JournalStats } from './journal.js';
+export { DEFAULT_GROUP_COMMIT_MS, openJournal } from './open-journal.js';
+export type { JournalOptions } from './open-journal.js';
+export { Journal } from './journal.js';
+export type { Durability, JournalStats } from './group-commit.js';
 export { RELAXED_EVENTS, durabilityOf, journalWriteAhead } from './registry-adapter.js';
 export type { FillEffectLike, TransitionRecordLike } from './registry-adapter.js';
 export { StoreLockedError, lockDatabasePath, readStoreLock, storeLockHeld } from './store-lock.js';

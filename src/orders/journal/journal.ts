@@ -1,14 +1,13 @@
-import { Database } from './sqlite-driver.js';
 import { systemClock } from '../../core/clock.js';
-import type { Clock, TimerHandle } from '../../core/clock.js';
-import { decimalJsonCodec } from './codec.js';
-import { JournalClosedError, JournalFailedError, JournalInputError, JournalReadOnlyError } from './errors.js';
+import type { Clock } from '../../core/clock.js';
+import { JournalClosedError, JournalInputError, JournalReadOnlyError } from './errors.js';
+import { GroupCommit, type Durability, type JournalStats } from './group-commit.js';
 import { OrderWrites } from './order-writes.js';
 import { OWN_META_KEYS, nextSuffix, randomRunId, registerRun } from './runs.js';
-import { applyPragmas, assertSchemaCurrent, migrate, type Db, type MigrationReport } from './schema.js';
+import type { Db, MigrationReport } from './schema.js';
 import { prepareStatements, toFillRecord, toStoredOrder, toTransitionRow } from './statements.js';
 import type { OrderRow, Statements } from './statements.js';
-import { acquireStoreLock, type LockHolder, type StoreLock } from './store-lock.js';
+import type { LockHolder, StoreLock } from './store-lock.js';
 import type {
   FillInput,
   FillRecord,
@@ -21,96 +20,15 @@ import type {
   WriteResult,
 } from './types.js';
 
-/**
- * How durable a write is when the method returns.
- * - `durable`: committed with an fsync (WAL, `synchronous = FULL`) before the method returns: it
- *   survives a crash and a power cut. Every change a venue call depends on is written this way,
- *   before the call.
- * - `relaxed`: written into the open group transaction, which the next durable write commits
- *   with itself (one fsync for all), or the group timer after `groupCommitMs`. A crash before that
- *   loses it, never half of it and never without what was written after it. Only for changes
- *   whose loss leaves an order one step back, in a state recovery settles by reading the venue.
- */
-export type Durability = 'durable' | 'relaxed';
+/** The journal's clock: its timestamps, and the group-commit timer when it has one. */
+export type JournalClock = Pick<Clock, 'now'> & Partial<Pick<Clock, 'setTimeout' | 'clearTimeout'>>;
 
-/** Counters of {@link Journal.stats}. */
-export interface JournalStats {
-  /** Order writes (intents, transitions, fills, counter bumps), durable and relaxed. */
-  readonly writes: number;
-  /** Of which relaxed. */
-  readonly relaxedWrites: number;
-  /** Commits made (each one fsync). */
-  readonly commits: number;
-}
-
-/** Default of {@link JournalOptions.groupCommitMs}. */
-export const DEFAULT_GROUP_COMMIT_MS = 250;
-
-/** Options of {@link openJournal}. */
-export interface JournalOptions<O> {
-  /** The SQLite file. Parent directories are created; `<path>.lock.sqlite` holds the store lock (see store-lock.ts). */
-  readonly path: string;
-  /**
-   * Source of the journal's own timestamps (`at`, `created_at`, `updated_at`) and, when it has
-   * them, of the group-commit timer (else the global timers).
-   */
-  readonly clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'setTimeout' | 'clearTimeout'>>;
-  /**
-   * How long relaxed writes may wait for a durable one to commit with before they are committed
-   * on their own. 0 commits each write at once. Default {@link DEFAULT_GROUP_COMMIT_MS}.
-   */
-  readonly groupCommitMs?: number;
-  /** Snapshot codec; defaults to JSON with tagged decimals ({@link decimalJsonCodec}). */
-  readonly codec?: SnapshotCodec<O>;
-  /**
-   * For operator tools reading a store a daemon may hold: no lock, no migration, no writes.
-   * WAL lets it read while the daemon writes.
-   */
-  readonly readOnly?: boolean;
-}
-
-/**
- * Opens (creating and migrating as needed) the durable order journal and takes the store lock.
- * Throws `StoreLockedError` when another live process, or another journal in this process,
- * holds the store.
- */
-export function openJournal<O extends JournalOrder = JournalOrder>(options: JournalOptions<O>): Journal<O> {
-  const clock = options.clock ?? systemClock;
-  const codec = options.codec ?? decimalJsonCodec<O>();
-  if (options.readOnly === true) {
-    const db = new Database(options.path, { readonly: true, fileMustExist: true });
-    try {
-      applyPragmas(db, true);
-      assertSchemaCurrent(db, options.path);
-      return new Journal<O>({ path: options.path, db, lock: null, clock, codec, schema: null, groupMs: 0 });
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-  }
-  const lock = acquireStoreLock(options.path);
-  let db: Db | undefined;
-  try {
-    db = new Database(options.path);
-    applyPragmas(db, false);
-    const schema = migrate(db, clock.now());
-    const groupMs = options.groupCommitMs ?? DEFAULT_GROUP_COMMIT_MS;
-    if (!Number.isFinite(groupMs) || groupMs < 0) {
-      throw new JournalInputError(`journal: groupCommitMs must be >= 0, got ${groupMs}`);
-    }
-    return new Journal<O>({ path: options.path, db, lock, clock, codec, schema, groupMs });
-  } catch (err) {
-    db?.close();
-    lock.release();
-    throw err;
-  }
-}
-
-interface JournalInit<O> {
+/** @internal What {@link Journal}'s constructor takes (see `openJournal`). */
+export interface JournalInit<O> {
   readonly path: string;
   readonly db: Db;
   readonly lock: StoreLock | null;
-  readonly clock: NonNullable<JournalOptions<O>['clock']>;
+  readonly clock: JournalClock;
   readonly codec: SnapshotCodec<O>;
   readonly schema: MigrationReport | null;
   readonly groupMs: number;
@@ -134,14 +52,9 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   private readonly st: Statements;
   private readonly lock: StoreLock | null;
   private readonly clock: Pick<Clock, 'now'>;
-  private readonly timers: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   private readonly codec: SnapshotCodec<O>;
   private readonly writes: OrderWrites<O>;
-  private readonly inTransaction: <T>(fn: () => T) => T;
-  private readonly groupMs: number;
-  private groupTimer: TimerHandle | null = null;
-  private failure: JournalFailedError | null = null;
-  private counts = { writes: 0, relaxedWrites: 0, commits: 0 };
+  private readonly group: GroupCommit;
   private closed = false;
 
   /** @internal Use {@link openJournal}. */
@@ -151,35 +64,39 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     this.lock = init.lock;
     this.clock = init.clock;
     const { setTimeout, clearTimeout } = init.clock;
-    this.timers =
+    const timers =
       setTimeout !== undefined && clearTimeout !== undefined
         ? { setTimeout: setTimeout.bind(init.clock), clearTimeout: clearTimeout.bind(init.clock) }
         : systemClock;
-    this.groupMs = init.groupMs;
     this.codec = init.codec;
     this.schema = init.schema;
     this.staleLock = init.lock?.staleTakenOver ?? null;
     this.st = prepareStatements(init.db);
-    const txn = init.db.transaction((fn: () => unknown) => fn());
-    this.inTransaction = <T>(fn: () => T): T => txn.immediate(fn) as T;
+    this.group = new GroupCommit({
+      path: init.path,
+      db: init.db,
+      st: this.st,
+      timers,
+      groupMs: init.groupMs,
+    });
     this.writes = new OrderWrites(this.st, init.clock, init.codec);
     this.runId = init.lock === null ? null : this.startRun();
   }
 
   /** Write and commit counters since the open. */
   stats(): JournalStats {
-    return { ...this.counts };
+    return this.group.stats();
   }
 
   /** True while relaxed writes wait in the open group. */
   get pending(): boolean {
-    return this.db.inTransaction;
+    return this.group.pending;
   }
 
   /** Commits the relaxed writes waiting in the group now (no-op when none). */
   flush(): void {
     this.assertOpen();
-    if (this.db.inTransaction) this.commitGroup();
+    this.group.flush();
   }
 
   /**
@@ -323,10 +240,10 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   close(): void {
     if (this.closed) return;
     try {
-      if (this.failure === null && this.db.inTransaction) this.commitGroup();
+      this.group.flushBeforeClose();
     } finally {
       this.closed = true;
-      this.clearGroupTimer();
+      this.group.stop();
       try {
         this.db.close();
       } finally {
@@ -343,9 +260,9 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   closeAsCrash(): void {
     if (this.closed) return;
     this.closed = true;
-    this.clearGroupTimer();
+    this.group.stop();
     try {
-      if (this.db.inTransaction) this.st.rollbackGroup.run();
+      this.group.dropGroup();
       this.db.close();
     } finally {
       this.lock?.release();
@@ -359,71 +276,14 @@ export class Journal<O extends JournalOrder = JournalOrder> {
       startedAt: this.clock.now(),
       staleLockPid: this.staleLock?.pid ?? null,
     };
-    this.inTransaction(() => registerRun(this.st, run));
+    this.group.transaction(() => registerRun(this.st, run));
     return run.runId;
   }
 
-  /**
-   * Runs `fn` as one write. Inside an open group it runs as a savepoint, so a throw undoes this
-   * write only and the group's earlier writes stay. A relaxed write opens the group if needed;
-   * a durable one commits the group with itself.
-   */
+  /** One write through the group commit (see {@link Durability}); refused when read-only or closed. */
   private write<T>(fn: () => T, durability: Durability): T {
     this.writableRunId();
-    if (this.failure !== null) throw this.failure;
-    const relaxed = durability === 'relaxed' && this.groupMs > 0;
-    const grouped = this.db.inTransaction;
-    if (relaxed && !grouped) {
-      this.st.beginGroup.run();
-      this.groupTimer = this.timers.setTimeout(() => this.commitOnTimer(), this.groupMs);
-    }
-    let result: T;
-    try {
-      result = this.inTransaction(fn);
-    } catch (err) {
-      // The first write of a group undone leaves an empty group: drop it.
-      if (relaxed && !grouped) this.rollbackEmptyGroup();
-      throw err;
-    }
-    this.counts.writes += 1;
-    if (relaxed) this.counts.relaxedWrites += 1;
-    else if (grouped) this.commitGroup();
-    else this.counts.commits += 1;
-    return result;
-  }
-
-  private commitGroup(): void {
-    this.clearGroupTimer();
-    try {
-      this.st.commitGroup.run();
-      this.counts.commits += 1;
-    } catch (err) {
-      // The group's writes are gone with it: the store no longer matches memory.
-      this.failure = new JournalFailedError(this.path, err);
-      if (this.db.inTransaction) this.st.rollbackGroup.run();
-      throw this.failure;
-    }
-  }
-
-  private commitOnTimer(): void {
-    this.groupTimer = null;
-    if (this.closed || !this.db.inTransaction) return;
-    try {
-      this.commitGroup();
-    } catch {
-      // Kept in `failure`: the next write throws it (a timer has nobody to throw to).
-    }
-  }
-
-  private rollbackEmptyGroup(): void {
-    this.clearGroupTimer();
-    if (this.db.inTransaction) this.st.rollbackGroup.run();
-  }
-
-  private clearGroupTimer(): void {
-    if (this.groupTimer === null) return;
-    this.timers.clearTimeout(this.groupTimer);
-    this.groupTimer = null;
+    return this.group.write(fn, durability);
   }
 
   private writableRunId(): string {

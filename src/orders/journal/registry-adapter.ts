@@ -1,4 +1,5 @@
-import type { Durability, Journal } from './journal.js';
+import type { Durability } from './group-commit.js';
+import type { Journal } from './journal.js';
 import type { FillInput, JournalEvent, JournalOrder } from './types.js';
 
 /**

@@ -1,24 +1,23 @@
+import { type ModelName, QUOTING_MODEL_NAMES } from '../../config/sections/strategy-params.js';
 import { avellanedaStoikovModel } from './avellaneda-stoikov-model.js';
 import { latencyAwareModel } from './latency-aware-model.js';
 import type { QuotingModel } from './quoting-model.js';
 import { spreadModel } from './spread-model.js';
 
 /**
- * Every quoting model, by the name `strategy.*.model` selects it with. Adding a model touches two
- * files: one implementing {@link QuotingModel}, and its line here. The parameter table takes its
- * list of names from this record.
+ * Every quoting model, by the name `strategy.*.model` selects it with. Adding a model touches
+ * three places: a file implementing {@link QuotingModel}, its line here, and its name in
+ * `QUOTING_MODEL_NAMES` (`src/config/sections/strategy-params.ts`, where the config takes the
+ * list from). The compiler refuses a name without a model and a model without a name.
  */
 export const QUOTING_MODELS = {
   spread: spreadModel,
   'avellaneda-stoikov': avellanedaStoikovModel,
   'latency-aware': latencyAwareModel,
-} as const satisfies Readonly<Record<string, QuotingModel>>;
+} as const satisfies Readonly<Record<ModelName, QuotingModel>>;
 
-/** A quoting model's name. */
-export type ModelName = keyof typeof QUOTING_MODELS;
-
-/** The model names, in registry order (the first is the default). */
-export const MODEL_NAMES = Object.keys(QUOTING_MODELS) as [ModelName, ...ModelName[]];
+/** The model names, in the config's order (the first is the default). */
+export const MODEL_NAMES: readonly [ModelName, ...ModelName[]] = QUOTING_MODEL_NAMES;
 
 /** The model configured as `name`. */
 export function quotingModel(name: ModelName): QuotingModel {

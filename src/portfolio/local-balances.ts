@@ -4,7 +4,7 @@ import type { InventoryView } from '../execution/inventory.js';
 import type { BalanceView, MarketSnapshot, PairMarket } from '../market/market-snapshot.js';
 import { isInFlight, remaining, type TrackedOrder } from '../orders/fsm/index.js';
 import type { Side } from '../core/order-terms.js';
-import type { PendingIntent } from './own-orders-view.js';
+import type { PendingIntent } from '../orders/own-orders-view.js';
 
 /**
  * The wallet between two balance polls. GET /balances runs on a slow timer (a minute or more),

@@ -1,11 +1,11 @@
-import type { EngineMeta } from '../execution/order-engine.js';
-import { decodeDailyLoss, encodeDailyLoss, type DailyLossState } from '../risk/index.js';
+import { decodeDailyLoss, encodeDailyLoss } from './daily-loss-codec.js';
+import type { DailyLossState } from './daily-loss-guard.js';
 
 /**
  * Where the daily loss guard's state outlives the process: the order journal's `meta` table,
- * under {@link RISK_MEMORY_KEY}, through the engine's `meta` view. The quote cycle loads it once
- * when it seeds the risk state and saves it whenever it changes (see `quote-cycle.ts`); the
- * encoding is the risk module's pure codec.
+ * under {@link RISK_MEMORY_KEY}, through the engine's `meta` view. The quote cycle
+ * (`src/daemon/quote-cycle.ts`) loads it once when it seeds the risk state and saves it whenever
+ * it changes; the encoding is the risk module's pure codec.
  */
 
 /** The meta key of the daily loss state. */
@@ -27,8 +27,17 @@ export class RiskMemoryCorrupt extends Error {
   override readonly name = 'RiskMemoryCorrupt';
 }
 
+/**
+ * Durable text values by key: the order journal's `meta` table, as the execution layer's
+ * `OrderEngine.meta` gives it (`set` is durable on return and may throw).
+ */
+export interface MetaStore {
+  get(key: string): string | undefined;
+  set(key: string, value: string): void;
+}
+
 /** The memory in the journal's meta; `meta` is read at each call (the engine's journal opens at start). */
-export function journalRiskMemory(meta: () => EngineMeta): RiskMemory {
+export function journalRiskMemory(meta: () => MetaStore): RiskMemory {
   return {
     load: () => {
       const text = meta().get(RISK_MEMORY_KEY);

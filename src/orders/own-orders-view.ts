@@ -1,7 +1,6 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
-import type { OwnOrderView } from '../market/market-snapshot.js';
-import { isCancelling, isResting, remaining, type TrackedOrder } from '../orders/fsm/index.js';
+import { isCancelling, isResting, remaining, type TrackedOrder } from './fsm/index.js';
 import type { Side } from '../core/order-terms.js';
 
 /**
@@ -16,6 +15,30 @@ import type { Side } from '../core/order-terms.js';
  * and the old one is cancelled once the new one rests. So a quote slot has at most two live
  * orders, briefly, and only during a replacement; a registry slot never has two.
  */
+
+/**
+ * One of the daemon's own orders as the strategy and the reconciler see it: enough to keep,
+ * replace or cancel it, nothing of the pipeline's internals.
+ */
+export interface OwnOrderView {
+  /** The registry key of the order. */
+  readonly key: string;
+  /** The quote slot, `<pair>:<side>:<level>`, or null for adopted/foreign orders. */
+  readonly slot: string | null;
+  readonly pair: string;
+  readonly side: Side;
+  readonly price: Dec;
+  /** Quantity not yet filled. */
+  readonly remaining: Dec;
+  /** Resting on the book (OPEN / PARTIALLY_FILLED); false while placing, unknown or cancelling. */
+  readonly resting: boolean;
+  /** The outcome of its placement is not known; the slot must not be placed again. */
+  readonly unknown: boolean;
+  /** A cancel has been requested or is running. */
+  readonly cancelling: boolean;
+  /** When it started resting (or was created), ms; for `maxOrderAge`. */
+  readonly since: number;
+}
 
 /** An intent queued in the placement pipeline, not yet written to the registry. */
 export interface PendingIntent {

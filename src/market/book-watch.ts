@@ -1,4 +1,4 @@
-import type { MarketSnapshot, PairMarket } from '../market/market-snapshot.js';
+import type { MarketSnapshot, PairMarket } from './market-snapshot.js';
 
 /**
  * Catches a book that polls fine but no longer moves: the venue serves GET /orderbook from a

@@ -13,8 +13,9 @@ import {
 const MS = (doc: string, def: number): ParamSpec<number> => intParam(doc, 1, 86_400_000, def);
 
 /**
- * The parameters of the latency-aware model (`latency-aware-model.ts`), the `latency` section of a
- * pair's parameters (`params.ts`): distances in units of σ·√T over the pipeline's measured times.
+ * The parameters of the latency-aware model (`src/strategy/models/latency-aware-model.ts`), the
+ * `latency` section of a pair's parameters (`strategy-params.ts`): distances in units of σ·√T over
+ * the pipeline's measured times.
  */
 export const latencyParamSpecs = {
   spreadZ: param(

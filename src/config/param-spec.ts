@@ -6,7 +6,7 @@ import { isLoopbackHost } from '../venue/url-policy.js';
 /**
  * Parameter specs: each strategy parameter's doc, default and rule, written once.
  *
- * A table of specs (sections of {@link ParamSpec}s, `src/strategy/params.ts`) is the single
+ * A table of specs (sections of {@link ParamSpec}s, `src/config/sections/strategy-params.ts`) is the single
  * source of the strategy's parameters. From it come the types of the configured and the resolved
  * values ({@link ConfigOf}, {@link ParamsOf}), the resolved values ({@link resolveParams}), the
  * zod schema of a partial configuration such as a per-pair override ({@link partialSchemaOf}) and,

@@ -1,0 +1,114 @@
+/**
+ * The parts of an `OrderEngine`: built around an open journal when it starts (registry,
+ * inventory, pipeline, cancel pool, resolver, orders poller, evictor), and closed in order.
+ */
+import { timeoutSignal, type Clock } from '../core/clock.js';
+import { Poller } from '../core/poller.js';
+import { journalWriteAhead, type Journal } from '../orders/journal/index.js';
+import { OrderRegistry } from '../orders/order-registry.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
+import { PreparedVerifier } from '../signing/prepared-verifier.js';
+import { raceSignal } from './backoff.js';
+import { CancelPool } from './cancel-pool.js';
+import { ClientOrderIdFactory } from './client-order-id.js';
+import type { ExecutionDeps } from './execution-context.js';
+import type { CancelOutcome } from './execution-events.js';
+import { FillTracker } from './fills.js';
+import { Inventory } from './inventory.js';
+import type { CloseOptions, EngineEvent, OrderEngineOptions } from './order-engine.js';
+import { IgnoredOrders, OrdersPoller, UnknownOrders } from './orders-poller.js';
+import { PlacementPipeline } from './placement-pipeline.js';
+import { UnknownResolver } from './unknown-resolver.js';
+
+/** The parts `OrderEngine.start` builds. */
+export type EngineParts = ReturnType<typeof buildParts>;
+
+/** Builds the engine's parts around an open journal (no IO). */
+export function buildParts(
+  o: OrderEngineOptions,
+  journal: Journal<TrackedOrder>,
+  emit: (e: EngineEvent) => void,
+  evict: { readonly every: number; readonly run: () => void } | null,
+) {
+  const registry = new OrderRegistry({ writeAhead: journalWriteAhead(journal) });
+  const inventory = Inventory.fromFills(
+    journal.fills().map((f) => ({ pair: f.pair, side: f.side, price: f.price, quantity: f.delta })),
+  );
+  const { venue, signer, partyId, clock } = o;
+  const verifier = new PreparedVerifier({ policy: 'if-present', ...o.verification, partyId });
+  const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit, verifier };
+  const resolver = new UnknownResolver({ ...o.resolver, ...deps });
+  const concurrency = o.execution?.cancelConcurrency ?? 4;
+  const cancelPool = new CancelPool({ ...o.cancelPool, ...deps, concurrency });
+  const clientOrderIds = new ClientOrderIdFactory({ prefix: o.clientOrderIdPrefix, clock });
+  const afterUnknown = o.execution?.afterUnknown;
+  const pipeline = new PlacementPipeline({
+    ...(afterUnknown === undefined ? {} : { afterUnknown }),
+    ...o.pipeline,
+    ...deps,
+    resolver,
+    clientOrderIds,
+  });
+  const ignored = new IgnoredOrders();
+  const unknown = new UnknownOrders({
+    registry,
+    ignored,
+    policy: o.recovery?.unknownOrders ?? 'adopt',
+    requestCancel: (order) => void cancelPool.cancel(order.key, { reason: 'unknown-order' }),
+    journalLookup: (orderId, coid) =>
+      journal.findByOrderId(orderId)?.order ??
+      (coid === null ? undefined : journal.findByClientOrderId(coid)?.order),
+    emit,
+  });
+  const poller = new OrdersPoller({
+    ...o.ordersPoll,
+    client: venue,
+    registry,
+    clock,
+    ignored,
+    unknown,
+    emit,
+    onError: (error) => emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() }),
+  });
+  const tracker = new FillTracker(registry, inventory, emit);
+  const evictor =
+    evict === null
+      ? null
+      : new Poller({
+          name: 'evict-terminal',
+          clock,
+          intervalMs: evict.every,
+          initialDelayMs: evict.every,
+          task: async () => evict.run(),
+        });
+  const loops = { resolver, cancelPool, pipeline, poller, evictor };
+  return { journal, registry, inventory, tracker, ignored, unknown, ...loops };
+}
+
+/** The shutdown sequence: placements, cancels, loops, journal — in that order. */
+export async function closeEngine(p: EngineParts, options: CloseOptions, clock: Clock): Promise<void> {
+  const drainMs = options.drainMs ?? 150_000;
+  try {
+    await p.pipeline.close({ drainMs });
+    if (options.cancelAll === true) {
+      const bound = timeoutSignal(clock, drainMs);
+      try {
+        await raceSignal(cancelEverything(p, 'shutdown'), bound.signal);
+      } finally {
+        bound.dispose();
+      }
+    }
+    await p.poller.close();
+    await p.evictor?.close();
+    await p.resolver.close();
+    await p.cancelPool.close({ drainMs });
+  } finally {
+    p.tracker.detach();
+    p.journal.close();
+  }
+}
+
+/** Cancels every active order held (adopted ones included), at the cancel pool's top priority. */
+export function cancelEverything(p: EngineParts, reason: string): Promise<CancelOutcome[]> {
+  return Promise.all(p.registry.active().map((o) => p.cancelPool.cancel(o.key, { priority: 10, reason })));
+}
