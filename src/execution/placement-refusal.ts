@@ -1,4 +1,4 @@
-import { classify, cooldownOf, type VenueError } from '../venue/errors.js';
+import { classify, cooldownOf, isClientAbort, refusalOf, type VenueError } from '../venue/errors.js';
 import type { PlacementOutcome } from './execution-events.js';
 import { cooldownMs, type PlacementScope } from './placement-scope.js';
 
@@ -25,29 +25,28 @@ export function prepareRefused(
     fail();
     scope.env.cooldown(cooldownMs(cfg, cooldown), err.code);
   }
-  switch (err.code) {
-    case 'LEDGER_COMMAND_REJECTED':
+  if (isClientAbort(err)) return scope.abandon(key, 'aborted');
+  switch (refusalOf(err.code)) {
+    case 'ledger-rejected':
       // Checked and backed off already; also how the venue refuses a missing preapproval.
       fail();
       return scope.out({ kind: 'ledger-rejected', attempts });
-    case 'RATE_LIMITED':
+    case 'rate-limited':
       return scope.out({
         kind: 'rate-limited',
         retryAfterMs: cfg.rateLimitCooldownMs,
         ...(err.limit === undefined ? {} : { limit: err.limit }),
       });
-    case 'MAX_OPEN_ORDERS':
+    case 'max-open-orders':
       return scope.out({
         kind: 'max-open-orders',
         ...(err.openOrders === undefined ? {} : { openOrders: err.openOrders }),
         ...(err.maxOpenOrders === undefined ? {} : { maxOpenOrders: err.maxOpenOrders }),
       });
-    case 'INSUFFICIENT_BALANCE':
+    case 'insufficient-balance':
       fail();
       return scope.out({ kind: 'insufficient-balance' });
-    case 'CLIENT_ABORTED':
-      return scope.abandon(key, 'aborted');
-    default:
+    case null:
       // Transient failures the client already retried: nothing is on the book; drop the intent.
       if (classify(err, 'prepare') === 'retryable') {
         ctx.mustApply(key, { type: 'Abandoned', reason: `prepare-failed:${err.code}`, at: ctx.now() });

@@ -1,7 +1,7 @@
 import { timeoutSignal } from '../core/clock.js';
 import type { TerminalState } from '../orders/fsm/index.js';
 import { preparedLiveFromWire } from '../orders/wire-events.js';
-import { cooldownOf } from '../venue/errors.js';
+import { cooldownOf, isClientAbort, orderFactOf } from '../venue/errors.js';
 import type { Order, SigningEnvelope } from '../venue/schemas.js';
 import { delayAt, pause, raceSignal } from './backoff.js';
 import { commitDeadline, confirmOrder } from './confirm-order.js';
@@ -50,7 +50,7 @@ export async function submitSigned(
       ctx.emit({ type: 'unknown', key, code, at: ctx.now() });
       return resolveUnknown(scope, key);
     }
-    if (code === 'CACHE_EXPIRED') {
+    if (orderFactOf(code) === 'prepared-expired') {
       ctx.mustApply(key, { type: 'CacheExpired', at: ctx.now() });
       return 'reprepare';
     }
@@ -71,7 +71,7 @@ export async function submitSigned(
     // Refused before dispatch (nothing sent, or the host said no): it cannot commit.
     ctx.mustApply(key, { type: 'SubmitRejected', code, at: ctx.now() });
     alarmOnTamper(ctx, 'place', key, res.error);
-    if (code === 'CLIENT_ABORTED') return scope.out({ kind: 'aborted', reason: job.abortCause() });
+    if (isClientAbort(code)) return scope.out({ kind: 'aborted', reason: job.abortCause() });
     return scope.out({ kind: 'refused', code });
   }
 }

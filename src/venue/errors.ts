@@ -96,6 +96,12 @@ export type Cooldown = 'rate-limit' | 'max-open-orders';
  */
 export type OrderFact = 'filled' | 'cancelled' | 'contract-gone' | 'prepared-expired';
 
+/**
+ * What a refused prepare tells the strategy, when it is more than "refused": the typed outcome the
+ * placement pipeline returns for it (`execution/placement-refusal.ts`).
+ */
+export type PrepareRefusal = 'ledger-rejected' | 'rate-limited' | 'max-open-orders' | 'insufficient-balance';
+
 /** One row of the classification: a disposition per kind of call, the scope, the cooldown, the fact. */
 export interface Classification extends Readonly<Record<CallKind, Disposition>> {
   readonly scope: ErrorScope;
@@ -103,6 +109,8 @@ export interface Classification extends Readonly<Record<CallKind, Disposition>> 
   readonly cooldown?: Cooldown;
   /** What the refusal tells of the order, when it tells something (see {@link OrderFact}). */
   readonly fact?: OrderFact;
+  /** The outcome a refused prepare becomes, when it has one of its own (see {@link PrepareRefusal}). */
+  readonly refusal?: PrepareRefusal;
 }
 
 type Row = Readonly<Record<CallKind, Disposition>>;
@@ -126,17 +134,24 @@ export const CLASSIFICATION: Readonly<Record<ErrorCode, Classification>> = {
   INVALID_CLIENT_ORDER_ID: { ...F, scope: 'order' },
   VALIDATION_ERROR: { ...F, scope: 'order' },
   // Retryable only once funds free up; the strategy decides, the client never retries it.
-  INSUFFICIENT_BALANCE: { ...F, scope: 'party-limit' },
+  INSUFFICIENT_BALANCE: { ...F, scope: 'party-limit', refusal: 'insufficient-balance' },
   // Also covers a submission timeout and a concurrent prepare: check the order first.
-  LEDGER_COMMAND_REJECTED: { read: 'fatal', prepare: 'ambiguous', submit: 'ambiguous', scope: 'party-limit' },
+  LEDGER_COMMAND_REJECTED: {
+    read: 'fatal',
+    prepare: 'ambiguous',
+    submit: 'ambiguous',
+    scope: 'party-limit',
+    refusal: 'ledger-rejected',
+  },
   MAX_OPEN_ORDERS: {
     read: 'fatal',
     prepare: 'retryable',
     submit: 'retryable',
     scope: 'party-limit',
     cooldown: 'max-open-orders',
+    refusal: 'max-open-orders',
   },
-  RATE_LIMITED: { ...R, scope: 'party-limit', cooldown: 'rate-limit' },
+  RATE_LIMITED: { ...R, scope: 'party-limit', cooldown: 'rate-limit', refusal: 'rate-limited' },
   // Past the 5-minute deadline nothing can commit; prepare again.
   CACHE_EXPIRED: { ...F, scope: 'order', fact: 'prepared-expired' },
   CONTRACT_NOT_FOUND: { ...F, scope: 'order', fact: 'contract-gone' },
@@ -179,6 +194,11 @@ export function cooldownOf(code: string): Cooldown | null {
 /** What a code tells of the order the call was about (see {@link OrderFact}), or null. */
 export function orderFactOf(code: string): OrderFact | null {
   return isErrorCode(code) ? (CLASSIFICATION[code].fact ?? null) : null;
+}
+
+/** The outcome a refused prepare with this code becomes (see {@link PrepareRefusal}), or null. */
+export function refusalOf(code: string): PrepareRefusal | null {
+  return isErrorCode(code) ? (CLASSIFICATION[code].refusal ?? null) : null;
 }
 
 /**

@@ -4,8 +4,10 @@ import {
   VenueError,
   isClientAbort,
   orderFactOf,
+  refusalOf,
   type ErrorCode,
   type OrderFact,
+  type PrepareRefusal,
 } from '../../src/venue/errors.js';
 
 /** The codes that tell something of the order, written out once more: a change is a visible decision. */
@@ -37,5 +39,29 @@ describe('what a refusal tells of the order (the table the cancel run settles by
     expect(isClientAbort(new VenueError({ code: 'CLIENT_TIMEOUT', message: 'timeout' }))).toBe(false);
     expect(isClientAbort('CLIENT_TIMEOUT')).toBe(false);
     expect(isClientAbort(new Error('CLIENT_ABORTED'))).toBe(false);
+  });
+});
+
+/** The codes a refused prepare turns into an outcome of its own, written out once more. */
+const REFUSALS: Readonly<Record<PrepareRefusal, ErrorCode>> = {
+  'ledger-rejected': 'LEDGER_COMMAND_REJECTED',
+  'rate-limited': 'RATE_LIMITED',
+  'max-open-orders': 'MAX_OPEN_ORDERS',
+  'insufficient-balance': 'INSUFFICIENT_BALANCE',
+};
+
+describe('what a refused prepare becomes (the table the placement pipeline answers by)', () => {
+  it.each(Object.entries(REFUSALS))('%s comes from %s, and from no other code', (refusal, code) => {
+    expect(refusalOf(code)).toBe(refusal);
+    const others = (Object.keys(CLASSIFICATION) as ErrorCode[]).filter((c) => refusalOf(c) === refusal);
+    expect(others).toEqual([code]);
+  });
+
+  it('every other code, and a code outside the union, has none', () => {
+    const named = new Set<string>(Object.values(REFUSALS));
+    for (const code of Object.keys(CLASSIFICATION)) {
+      if (!named.has(code)) expect(refusalOf(code), code).toBeNull();
+    }
+    expect(refusalOf('NOT_A_CODE')).toBeNull();
   });
 });
