@@ -2,6 +2,8 @@ import { type KeyObject, generateKeyPairSync, sign as edSign } from 'node:crypto
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import FakeTimers from '@sinonjs/fake-timers';
+import { afterAll, beforeAll } from 'vitest';
+import { type Dec, dec } from '../../src/core/decimal.js';
 import { fakeClock, type Clock } from '../../src/core/clock.js';
 import type { AccountSetup } from '../../src/sim/engine/venue-engine.js';
 import type { LatencyProfile } from '../../src/sim/latency.js';
@@ -100,6 +102,10 @@ export interface SimHarness {
   place(order: OrderInput): Promise<Order>;
   /** Prepares, signs and submits a cancel of the current contract; waits until CANCELLED. */
   cancel(contractId: string): Promise<Order>;
+  /** GET /orders/{orderId}: the order as the venue shows it now. */
+  getOrder(orderId: string): Promise<Order>;
+  /** A taker outside the test takes `quantity` from the book up to `limit` (BTC/USDC unless `pair`). */
+  take(side: 'BUY' | 'SELL', quantity: string, limit: string, pair?: string): Dec;
   /** Polls GET /orders/{orderId} until `until` holds. */
   waitForOrder(orderId: string, until: (o: Order) => boolean, attempts?: number): Promise<Order>;
   close(): Promise<void>;
@@ -181,13 +187,35 @@ export function registerTestAccount(
   return { apiKey, partyId, slug };
 }
 
+/** Where the conformance suites' fake clock starts: 2025-03-01T12:00Z. */
+export const FAKE_TIME_START = Date.parse('2025-03-01T12:00:00Z');
+
 /**
- * The conformance suites' venue: {@link startSimHarness} on a fake clock from 2025-03-01T12:00Z,
- * so commits wait until the test ticks it.
+ * One venue for the enclosing describe block: started by its `beforeAll`, closed by its `afterAll`.
+ * Call it in the describe body; the returned harness is filled in when `beforeAll` has run, so use
+ * it only inside hooks and tests.
  */
-export async function startFakeTimeHarness(): Promise<{ h: SimHarness; fake: FakeTimers.Clock }> {
-  const fake = FakeTimers.createClock(Date.parse('2025-03-01T12:00:00Z'));
-  const h = await startSimHarness({ clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
+export function simHarnessPerSuite(options: SimHarnessOptions = {}): SimHarness {
+  const h = {} as SimHarness;
+  beforeAll(async () => {
+    Object.assign(h, await startSimHarness(options));
+  });
+  afterAll(async () => {
+    if (Object.keys(h).length > 0) await h.close();
+  });
+  return h;
+}
+
+/**
+ * The conformance suites' venue: {@link simHarnessPerSuite} on a fake clock from
+ * {@link FAKE_TIME_START}, so commits wait until the test ticks `fake`.
+ */
+export function fakeTimeHarnessPerSuite(options: Omit<SimHarnessOptions, 'clock' | 'advance'> = {}): {
+  h: SimHarness;
+  fake: FakeTimers.Clock;
+} {
+  const fake = FakeTimers.createClock(FAKE_TIME_START);
+  const h = simHarnessPerSuite({ ...options, clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
   return { h, fake };
 }
 
@@ -241,9 +269,13 @@ export async function startSimHarness(options: SimHarnessOptions = {}): Promise<
     });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
+  const getOrder: SimHarness['getOrder'] = async (orderId) =>
+    okData(await api('GET', `/orders/${orderId}`), OrderData).order;
+  const take: SimHarness['take'] = (side, quantity, limit, pair = 'BTC/USDC') =>
+    venue.market.takeLiquidity(pair, side, dec(quantity), dec(limit));
   const waitForOrder: SimHarness['waitForOrder'] = async (orderId, until, attempts = 200) => {
     for (let i = 0; i < attempts; i++) {
-      const order = okData(await api('GET', `/orders/${orderId}`), OrderData).order;
+      const order = await getOrder(orderId);
       if (until(order)) return order;
       await advance();
     }
@@ -281,6 +313,8 @@ export async function startSimHarness(options: SimHarnessOptions = {}): Promise<
     submit,
     place,
     cancel,
+    getOrder,
+    take,
     waitForOrder,
     close: () => venue.close(),
   };

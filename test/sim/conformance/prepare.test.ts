@@ -1,11 +1,11 @@
-import type FakeTimers from '@sinonjs/fake-timers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BalancesData, OrderBook, PrepareOrderData } from '../../../src/venue/schemas.js';
 import {
   errBody,
   okData,
   type SimHarness,
-  startFakeTimeHarness,
+  fakeTimeHarnessPerSuite,
+  simHarnessPerSuite,
   startSimHarness,
 } from '../../helpers/sim-harness.js';
 
@@ -13,11 +13,7 @@ const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', qu
 
 /** Section 4, POST /orders: the prepare rules, each with its own code. */
 describe('POST /orders (prepare)', () => {
-  let h: SimHarness;
-  beforeAll(async () => {
-    h = await startSimHarness({ account: { allowedPairs: ['BTC/USDC'] } });
-  });
-  afterAll(() => h.close());
+  const h = simHarnessPerSuite({ account: { allowedPairs: ['BTC/USDC'] } });
 
   it('answers 202 with a full signing envelope; nothing rests and nothing is locked', async () => {
     const res = await h.api('POST', '/orders', { body: { ...LIMIT, clientOrderId: `${h.prefix}env` } });
@@ -221,12 +217,7 @@ describe('POST /orders: caps', () => {
 });
 
 describe('POST /orders: one placement at a time per party', () => {
-  let h: SimHarness;
-  let fake: FakeTimers.Clock;
-  beforeAll(async () => {
-    ({ h, fake } = await startFakeTimeHarness());
-  });
-  afterAll(() => h.close());
+  const { h, fake } = fakeTimeHarnessPerSuite();
 
   it('refuses a prepare while the previous placement awaits confirmation with LEDGER_COMMAND_REJECTED', async () => {
     const first = okData(
