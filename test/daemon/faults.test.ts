@@ -3,6 +3,7 @@ import { createMetrics } from '../../src/observability/create-metrics.js';
 import { registerStateCollector } from '../../src/observability/state-collector.js';
 import { quoteSlotOf } from '../../src/daemon/own-orders-view.js';
 import type { FaultSpecInput } from '../../src/sim/faults.js';
+import { isInFlight } from '../../src/orders/fsm/index.js';
 import { expectNoDuplicateLive } from '../execution/support/ground-truth.js';
 import { daemonEnv, type DaemonEnv } from './support/daemon-env.js';
 
@@ -20,15 +21,13 @@ afterEach(async () => {
   env = undefined;
 });
 
-const PLACING = new Set(['INTENT', 'PREPARING', 'PREPARED', 'SIGNED', 'SUBMITTING', 'SUBMITTED', 'UNKNOWN']);
-
 /** Steps fake time, checking at every step that no quote slot has two orders placing or unknown. */
 async function runChecked(e: DaemonEnv, ms: number): Promise<void> {
   for (let t = 0; t < ms; t += 500) {
     await e.fake.tickAsync(500);
     const bySlot = new Map<string, number>();
     for (const o of e.registry().active({ foreign: false })) {
-      if (!PLACING.has(o.state)) continue;
+      if (!isInFlight(o.state)) continue;
       const slot = quoteSlotOf(o.slot) ?? o.key;
       bySlot.set(slot, (bySlot.get(slot) ?? 0) + 1);
     }

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
-import type { OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
+import {
+  isAwaitingConfirmation,
+  isCancelling,
+  isLiveOnBook,
+  type OrderState,
+  type TrackedOrder,
+} from '../../src/orders/fsm/index.js';
 import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
 import {
   isCancelPrepare,
@@ -208,7 +214,8 @@ describe('kill and restart at every step: no double order, the true state recove
       if (c.name.includes('after the restart')) expect(report.pending).toEqual([before.key]);
       const awaiting = (): boolean => {
         const o = b.engine.orders.get(before.key)!;
-        return ['SUBMITTING', 'SUBMITTED', 'UNKNOWN', 'CANCEL_REQUESTED', 'CANCELLING'].includes(o.state);
+        // A placement awaiting its confirmation, or a cancel that can still complete (not STRANDED).
+        return isAwaitingConfirmation(o.state) || (isCancelling(o.state) && isLiveOnBook(o.state));
       };
       await until(env, () => !awaiting(), 400_000, 500);
       expectNoDuplicateLive(env);
