@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,6 @@ import type { FileWatcher } from '../../../src/config/reload.js';
 import type { MmConfig } from '../../../src/config/schema.js';
 import { Daemon } from '../../../src/daemon/daemon.js';
 import type { DaemonEvent, DaemonTuning } from '../../../src/daemon/daemon-types.js';
-import type { HandledSignal, ProcessSeam } from '../../../src/daemon/signals.js';
 import { createLogger } from '../../../src/logging/logger.js';
 import type { OrderRegistry } from '../../../src/orders/order-registry.js';
 import type { OrderTruth } from '../../../src/sim/engine/ground-truth.js';
@@ -23,19 +21,7 @@ import { registerTestAccount, testSimConfig } from '../../helpers/sim-harness.js
 /** The fixed start of fake time in these tests (a UTC day boundary is hours away). */
 export const T0 = Date.parse('2025-03-03T06:00:00.000Z');
 
-/** A process seam for the signal handlers: send signals with `emit`, read `exits`. */
-export class FakeProcess extends EventEmitter implements ProcessSeam {
-  readonly exits: number[] = [];
-  override on(signal: HandledSignal, listener: () => void): this {
-    return super.on(signal, listener);
-  }
-  override off(signal: HandledSignal, listener: () => void): this {
-    return super.off(signal, listener);
-  }
-  exit(code: number): void {
-    this.exits.push(code);
-  }
-}
+export { FakeProcess } from '../../helpers/fake-process.js';
 
 /** Options of {@link daemonEnv}. */
 export interface DaemonEnvOptions {
