@@ -5,7 +5,7 @@ import { quoteSlotOf } from '../../src/daemon/own-orders-view.js';
 import type { FaultSpecInput } from '../../src/sim/faults.js';
 import { isInFlight } from '../../src/orders/fsm/index.js';
 import { expectNoDuplicateLive } from '../execution/support/ground-truth.js';
-import { daemonEnv, type DaemonEnv } from './support/daemon-env.js';
+import { daemonEnv, type DaemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
 /**
  * The daemon on the simulator with a fault on one placement, on a moving market (GBM reference,
@@ -15,11 +15,7 @@ import { daemonEnv, type DaemonEnv } from './support/daemon-env.js';
  * and in `ledger_mm_side_missing_seconds`.
  */
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+afterEach(disposeDaemonEnvs);
 
 /** Steps fake time, checking at every step that no quote slot has two orders placing or unknown. */
 async function runChecked(e: DaemonEnv, ms: number): Promise<void> {
@@ -75,8 +71,7 @@ const CASES: readonly Case[] = [
 describe('an unknown placement blocks its own slot, not the party', () => {
   for (const c of CASES) {
     it(`${c.name}, on the 3rd placement: the other slots go on; no slot doubled`, async () => {
-      env = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
-      const e = env;
+      const e = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
       e.venue.addFault(c.fault);
       void e.daemon.start();
       await e.until(() => e.venue.truth.submits().length >= 3, 120_000, 250);
@@ -111,8 +106,7 @@ describe('an unknown placement blocks its own slot, not the party', () => {
 
 describe('a side missing for more than two pipeline cycles', () => {
   it('one WARN naming the reason (the unknown order and its state), the metric set, the status line', async () => {
-    env = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
-    const e = env;
+    const e = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
     const metrics = createMetrics({ pairs: ['BTC/USDC', 'ETH/USDC'], now: () => e.fake.now });
     registerStateCollector(metrics, () => e.daemon.stateView());
     // The 3rd submission: a side quoted for the first time is left UNKNOWN for five minutes.

@@ -149,15 +149,7 @@ describe('OrderEngine', () => {
 
   it('refuses a second engine on the same store while the first holds it (one process per store)', async () => {
     const storePath = env.storePath();
-    const make = (): OrderEngine =>
-      new OrderEngine({
-        venue: env.client(),
-        signer: env.signer,
-        partyId: env.partyId,
-        clientOrderIdPrefix: env.prefix,
-        clock: env.clock,
-        storePath,
-      });
+    const make = (): OrderEngine => new OrderEngine({ ...env.engineBasics(), storePath });
     const first = make();
     await settle(env, first.start());
     const second = make();

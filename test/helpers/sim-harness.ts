@@ -1,4 +1,4 @@
-import { type KeyObject, generateKeyPairSync, sign as edSign } from 'node:crypto';
+import { type KeyObject, generateKeyPairSync, randomBytes, sign as edSign } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import FakeTimers from '@sinonjs/fake-timers';
@@ -9,6 +9,7 @@ import type { AccountSetup } from '../../src/sim/engine/venue-engine.js';
 import type { LatencyProfile } from '../../src/sim/latency.js';
 import type { SimConfigInput } from '../../src/sim/sim-config.js';
 import { SimVenue } from '../../src/sim/sim-venue.js';
+import { signerFromSeed, type Ed25519Signer } from '../../src/signing/index.js';
 import {
   ErrorBody,
   type Order,
@@ -185,6 +186,43 @@ export function registerTestAccount(
     ...account,
   });
   return { apiKey, partyId, slug };
+}
+
+/**
+ * A simulated venue on a fake clock with the funded test account ({@link registerTestAccount})
+ * and its Ed25519 signer: what the in-process harnesses (execution, daemon) build on.
+ */
+export interface FakeClockVenue {
+  readonly fake: FakeTimers.Clock;
+  readonly clock: Clock;
+  readonly venue: SimVenue;
+  /** The account's signing key. */
+  readonly signer: Ed25519Signer;
+  readonly apiKey: string;
+  readonly partyId: string;
+  readonly slug: string;
+}
+
+/** Options of {@link fakeClockVenue}. */
+export interface FakeClockVenueOptions {
+  /** Where fake time starts (ms since the epoch). */
+  readonly startAt: number;
+  /** The fake clock's loop limit (timers one tick may run). */
+  readonly loopLimit: number;
+  readonly latency: LatencyProfile;
+  /** Merged over {@link testSimConfig}. */
+  readonly config?: Partial<SimConfigInput>;
+  /** Merged over the default test account. */
+  readonly account?: Partial<AccountSetup>;
+}
+
+/** Builds a {@link FakeClockVenue}: the fake clock, the venue on it, a fresh key and the account. */
+export function fakeClockVenue(o: FakeClockVenueOptions): FakeClockVenue {
+  const fake = FakeTimers.createClock(o.startAt, o.loopLimit);
+  const clock = fakeClock(fake);
+  const venue = new SimVenue({ config: testSimConfig(o.config), clock, latency: o.latency });
+  const signer = signerFromSeed(randomBytes(32), 'raw');
+  return { fake, clock, venue, signer, ...registerTestAccount(venue, signer.publicKey, o.account) };
 }
 
 /** Where the conformance suites' fake clock starts: 2025-03-01T12:00Z. */
