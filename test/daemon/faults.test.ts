@@ -113,19 +113,7 @@ describe('a side missing for more than two pipeline cycles', () => {
     e.venue.addFault({ kind: 'error', endpoint: 'submit', status: 504, effect: false, at: 3 });
     void e.daemon.start();
     await e.until(() => e.venue.truth.submits().length >= 3, 120_000, 250);
-    await e.until(
-      () =>
-        e
-          .registry()
-          .active()
-          .some((o) => o.state === 'UNKNOWN'),
-      10_000,
-      100,
-    );
-    const order = e
-      .registry()
-      .active()
-      .find((o) => o.state === 'UNKNOWN')!;
+    const order = await e.untilOrderIn('UNKNOWN', 10_000, 100);
     await e.run(120_000);
 
     const warns = sideWarnings(e);

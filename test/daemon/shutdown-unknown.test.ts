@@ -19,15 +19,7 @@ it('exits 0 within unknownWaitMs plus the cancels, names the unknown order; the 
   const stopped: number[] = [];
   installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), (code) => stopped.push(code));
   void e.daemon.start();
-  await e.until(
-    () => e.daemon.engine?.orders.active().some((o) => o.state === 'UNKNOWN') === true,
-    120_000,
-    100,
-  );
-  const unknown = e
-    .registry()
-    .active()
-    .find((o) => o.state === 'UNKNOWN')!;
+  const unknown = await e.untilOrderIn('UNKNOWN', 120_000, 100);
   await e.run(5_000);
 
   const signalAt = e.fake.now;

@@ -10,6 +10,7 @@ import {
 } from '../../src/orders/fsm/index.js';
 import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
 import {
+  disposeAll,
   isCancelPrepare,
   isPrepare,
   isSubmit,
@@ -171,10 +172,7 @@ beforeEach(() => {
   env = simEnv();
   alive = [];
 });
-afterEach(async () => {
-  for (const d of alive) if (!d.dead) await settle(env, d.engine.close());
-  await env.dispose();
-});
+afterEach(() => disposeAll(env, alive));
 
 /** Runs the first process until it dies at its kill point; returns the order it was handling. */
 async function runUntilKilled(c: Case, path: string): Promise<TrackedOrder> {

@@ -8,6 +8,7 @@ import { Daemon } from '../../../src/daemon/daemon.js';
 import type { DaemonCloseOptions, DaemonEvent, DaemonTuning } from '../../../src/daemon/daemon-types.js';
 import { createLogger, type Logger } from '../../../src/logging/logger.js';
 import type { OrderRegistry } from '../../../src/orders/order-registry.js';
+import type { OrderState, TrackedOrder } from '../../../src/orders/fsm/index.js';
 import type { OrderTruth } from '../../../src/sim/engine/ground-truth.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { MarketConfigInput } from '../../../src/sim/market/market-config.js';
@@ -60,6 +61,11 @@ export interface DaemonEnv extends FakeClockVenue {
   resting(pair?: string): OrderTruth[];
   /** The daemon's registry, for the ground-truth checks. */
   registry(): OrderRegistry;
+  /**
+   * Runs fake time (steps of `stepMs`, at most `maxMs`) until the daemon's registry holds an
+   * active order in `state`; returns it.
+   */
+  untilOrderIn(state: OrderState, maxMs: number, stepMs: number): Promise<TrackedOrder>;
   /** True when both pairs of the tests (BTC/USDC, ETH/USDC) are two-sided on the venue. */
   bothTwoSided(): boolean;
   /** Starts `daemon` (default the env's) and runs fake time until both pairs are two-sided. */
@@ -183,6 +189,12 @@ export function daemonEnv(o: DaemonEnvOptions = {}): DaemonEnv {
     resting: (pair) =>
       venue.truth.restingOrders(partyId).filter((t) => pair === undefined || t.pair === pair),
     registry: () => daemon.engine!.orders as unknown as OrderRegistry,
+    untilOrderIn: async (state, maxMs, stepMs) => {
+      const find = (): TrackedOrder | undefined =>
+        daemon.engine?.orders.active().find((x) => x.state === state);
+      await env.until(() => find() !== undefined, maxMs, stepMs);
+      return find()!;
+    },
     bothTwoSided: twoSidedBoth,
     startQuoting: async (d = daemon, maxMs = 120_000) => {
       void d.start();

@@ -8,6 +8,7 @@ import {
   simHarnessPerSuite,
   startSimHarness,
 } from '../../helpers/sim-harness.js';
+import { NOTHING_TO_SIGN } from '../../helpers/venue-wire.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 
@@ -169,17 +170,7 @@ describe('POST /orders (prepare)', () => {
     expect(res.status).toBe(201);
     // The envelope's shape with nothing to sign (an independent client reads every field), …
     const wire = JSON.parse(res.text) as { data: { signing: Record<string, unknown> } };
-    expect(wire.data.signing).toEqual({
-      requiresSignature: false,
-      preparedTransactionHash: null,
-      hashingSchemeVersion: null,
-      commandId: null,
-      submitToken: null,
-      submitUrl: null,
-      status: null,
-      signingUrl: null,
-      prepared: null,
-    });
+    expect(wire.data.signing).toEqual(NOTHING_TO_SIGN);
     // … which the daemon's client reads as no envelope.
     const data = okData(res, PrepareOrderData);
     expect(data.signing).toBeNull();
