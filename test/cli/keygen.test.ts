@@ -1,26 +1,20 @@
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/command.js';
 import { keygenCommand } from '../../src/cli/keygen.js';
 import { readKeyFile } from '../../src/signing/key-file.js';
 import { nodeKeysFromSeed, nodeRawPublicKey } from '../signing/helpers.js';
 import { runCaptured, type CapturedRun } from '../helpers/captured-io.js';
+import { tempDirPerTest } from '../helpers/temp-dir.js';
 
 const posix = process.platform !== 'win32';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ledger-mm-keygen-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = tempDirPerTest('ledger-mm-keygen-');
 
 async function runKeygen(...argv: string[]): Promise<CapturedRun> {
-  return runCaptured((io) => keygenCommand.run(argv, io), {}, dir);
+  return runCaptured((io) => keygenCommand.run(argv, io), {}, dir());
 }
 
 function printed(stdout: string, label: string): string {
@@ -56,7 +50,7 @@ describe('ledger-mm keygen', () => {
       const result = await runKeygen('--out', 'mm.key', '--format', format);
       expect(result.code).toBe(EXIT.OK);
       expect(result.stderr).toBe('');
-      const path = join(dir, 'mm.key');
+      const path = join(dir(), 'mm.key');
       if (posix) expect(statSync(path).mode & 0o777).toBe(0o600);
 
       const expected = expectedFromFile(path);
@@ -83,11 +77,11 @@ describe('ledger-mm keygen', () => {
   it('defaults to hex', async () => {
     const result = await runKeygen('--out', 'k');
     expect(result.code).toBe(EXIT.OK);
-    expect(readFileSync(join(dir, 'k'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(readFileSync(join(dir(), 'k'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
   });
 
   it('accepts an absolute --out path and the short options', async () => {
-    const path = join(dir, 'abs.pem');
+    const path = join(dir(), 'abs.pem');
     const result = await runKeygen('-o', path, '-f', 'pem');
     expect(result.code).toBe(EXIT.OK);
     expect(readFileSync(path, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/);
@@ -96,11 +90,11 @@ describe('ledger-mm keygen', () => {
   it('shell-quotes a path with spaces in the export line', async () => {
     const result = await runKeygen('--out', 'my key');
     expect(result.code).toBe(EXIT.OK);
-    expect(result.stdout).toContain(`export LEDGER_MM_SIGNING_KEY_FILE='${join(dir, 'my key')}'`);
+    expect(result.stdout).toContain(`export LEDGER_MM_SIGNING_KEY_FILE='${join(dir(), 'my key')}'`);
   });
 
   it('refuses to overwrite without --force (exit 2) and leaves the file untouched', async () => {
-    const path = join(dir, 'mm.key');
+    const path = join(dir(), 'mm.key');
     writeFileSync(path, 'existing\n', { mode: 0o600 });
     const result = await runKeygen('--out', 'mm.key');
     expect(result.code).toBe(EXIT.USAGE);
@@ -117,10 +111,10 @@ describe('ledger-mm keygen', () => {
     expect(printed(second.stdout, 'Ledger fingerprint')).not.toBe(
       printed(first.stdout, 'Ledger fingerprint'),
     );
-    const path = join(dir, 'mm.key');
+    const path = join(dir(), 'mm.key');
     if (posix) expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(printed(second.stdout, 'Ledger fingerprint')).toBe(expectedFromFile(path).fingerprint);
-    expect(readdirSync(dir)).toEqual(['mm.key']);
+    expect(readdirSync(dir())).toEqual(['mm.key']);
   });
 
   it('--help prints the usage and writes nothing', async () => {
@@ -128,9 +122,9 @@ describe('ledger-mm keygen', () => {
     expect(result.code).toBe(EXIT.OK);
     expect(result.stdout).toBe(keygenCommand.usage);
     expect(result.stdout).toMatch(/Usage: ledger-mm keygen --out FILE/);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir())).toEqual([]);
     expect((await runKeygen('-h', '--out', 'x')).stdout).toBe(keygenCommand.usage);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir())).toEqual([]);
   });
 
   it.each([
@@ -145,7 +139,7 @@ describe('ledger-mm keygen', () => {
     expect(result.code).toBe(EXIT.USAGE);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Usage: ledger-mm keygen');
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(dir())).toEqual([]);
   });
 
   it('exits 1 when the file cannot be written', async () => {

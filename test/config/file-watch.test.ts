@@ -40,26 +40,35 @@ function kubeletUpdate(dir: string, name: string, content: string, n: number): v
   if (old !== null) fs.rmSync(path.join(dir, old), { recursive: true, force: true });
 }
 
+/** Watches a fresh `ledger-mm.json` (`{}`) in a temp dir while `body` runs; `calls()` counts the callbacks. */
+async function watchingFreshFile(
+  body: (file: string, dir: string, calls: () => number) => Promise<void>,
+): Promise<void> {
+  const dir = tempDir();
+  const file = path.join(dir, 'ledger-mm.json');
+  fs.writeFileSync(file, '{}');
+  let n = 0;
+  const w = fsWatcher(file, () => n++);
+  try {
+    await body(file, dir, () => n);
+  } finally {
+    w.close();
+  }
+}
+
 describe('fsWatcher', () => {
   it('sees a file written in place and a file replaced by a rename, again and again', async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'ledger-mm.json');
-    fs.writeFileSync(file, '{}');
-    let n = 0;
-    const w = fsWatcher(file, () => n++);
-    try {
+    await watchingFreshFile(async (file, _dir, calls) => {
       for (let round = 0; round < 3; round++) {
-        let before = n;
+        let before = calls();
         fs.writeFileSync(file, `{"round": ${round}}`);
-        await changed(() => n, before);
-        before = n;
+        await changed(calls, before);
+        before = calls();
         fs.writeFileSync(`${file}.tmp`, `{"renamed": ${round}}`);
         fs.renameSync(`${file}.tmp`, file);
-        await changed(() => n, before);
+        await changed(calls, before);
       }
-    } finally {
-      w.close();
-    }
+    });
   });
 
   it('sees every update of a Kubernetes ConfigMap or Secret volume (the ..data swap), not only the first', async () => {
@@ -81,18 +90,11 @@ describe('fsWatcher', () => {
   });
 
   it('ignores other files of the directory', async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'ledger-mm.json');
-    fs.writeFileSync(file, '{}');
-    let n = 0;
-    const w = fsWatcher(file, () => n++);
-    try {
+    await watchingFreshFile(async (_file, dir, calls) => {
       fs.writeFileSync(path.join(dir, 'other.json'), '{}');
       fs.writeFileSync(path.join(dir, 'other.json'), '{"x": 1}');
       await new Promise((r) => setTimeout(r, 300));
-      expect(n).toBe(0);
-    } finally {
-      w.close();
-    }
+      expect(calls()).toBe(0);
+    });
   });
 });

@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 
 import { afterEach } from 'vitest';
 
+import { ConfigError, type ConfigIssue } from '../../src/config/errors.js';
 import { type LoadConfigOptions } from '../../src/config/load.js';
+import { errorOf } from '../helpers/thrown.js';
 
 /** A scratch working directory per test, removed afterwards. */
 export function useTmpDir(): () => string {
@@ -22,6 +24,11 @@ export function writeFile(dir: string, name: string, content: unknown): string {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
   return path;
+}
+
+/** The issues of the ConfigError `fn` throws (a return or another error fails the test). */
+export function issuesOf(fn: () => unknown): readonly ConfigIssue[] {
+  return errorOf(fn, ConfigError).issues;
 }
 
 /** Options with no files and an empty environment, overridable. */

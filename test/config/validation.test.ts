@@ -3,19 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/command.js';
 import { ConfigError, type ConfigIssue, formatConfigError } from '../../src/config/errors.js';
 import { loadConfig, loadConfigOrExit } from '../../src/config/load.js';
-import { opts, useTmpDir, writeFile } from './helpers.js';
+import { issuesOf, opts, useTmpDir, writeFile } from './helpers.js';
 
 const tmp = useTmpDir();
-
-function issuesOf(fn: () => unknown): readonly ConfigIssue[] {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as ConfigError).issues;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 type Case = {
   name: string;

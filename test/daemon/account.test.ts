@@ -1,16 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { daemonEnv, twoSided, type DaemonEnv } from './support/daemon-env.js';
+import { daemonEnv, type DaemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
-
-async function quoting(e: DaemonEnv): Promise<void> {
-  void e.daemon.start();
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
-}
+afterEach(disposeDaemonEnvs);
 
 /** The party's prepares after `t`: all of them, and those the venue accepted. */
 function preparesAfter(e: DaemonEnv, t: number): { all: number; accepted: number } {
@@ -27,8 +18,7 @@ function committedAfter(e: DaemonEnv, t: number): number {
 
 describe('the account', () => {
   it('a failing preflight (account suspended at start): not ready, nothing placed, retried until it passes', async () => {
-    env = daemonEnv({ latency: 'fast', takers: false, tuning: { retryMs: 20_000 } });
-    const e = env;
+    const e = daemonEnv({ latency: 'fast', takers: false, tuning: { retryMs: 20_000 } });
     e.venue.operator.suspend(e.slug);
     const started = e.daemon.start();
     await e.run(90_000);
@@ -41,16 +31,15 @@ describe('the account', () => {
     expect(attempts).toBeGreaterThanOrEqual(4);
 
     e.venue.operator.reactivate(e.slug);
-    await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
+    await e.until(() => e.bothTwoSided(), 120_000);
     expect(await started).toBe(true);
     expect(e.daemon.readiness().ready).toBe(true);
   });
 
   it('suspended on a moving market: places nothing, cancels the quotes that leave tolerance, resumes after reactivation', async () => {
     // Takers on: fills and reprices keep the daemon wanting to place.
-    env = daemonEnv({ latency: 'fast', takerRate: 0.1 });
-    const e = env;
-    await quoting(e);
+    const e = daemonEnv({ latency: 'fast', takerRate: 0.1 });
+    await e.startQuoting();
     const suspendedAt = e.fake.now;
     e.venue.operator.suspend(e.slug);
     await e.run(180_000);
@@ -85,13 +74,12 @@ describe('the account', () => {
     e.venue.operator.reactivate(e.slug);
     await e.until(() => committedAfter(e, reactivatedAt) > 0, 120_000);
     await e.until(() => e.daemon.readiness().ready, 60_000);
-    await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
+    await e.until(() => e.bothTwoSided(), 120_000);
   });
 
   it('a revoked API key stops placing, and readiness says why', async () => {
-    env = daemonEnv({ latency: 'fast', takerRate: 0.1 });
-    const e = env;
-    await quoting(e);
+    const e = daemonEnv({ latency: 'fast', takerRate: 0.1 });
+    await e.startQuoting();
     const prefix = e.apiKey.slice('mm_ak_'.length, e.apiKey.indexOf('.'));
     const revokedAt = e.fake.now;
     e.venue.operator.revokeKey(prefix);

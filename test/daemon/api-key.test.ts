@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { loadConfig, type LoadConfigOptions } from '../../src/config/load.js';
-import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { baseConfig, daemonEnv, twoSided, type DaemonEnv } from './support/daemon-env.js';
+import { baseConfig, daemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
 /**
  * A revoked API key, then a reissued one rotated through the key file and SIGHUP: one ERROR
@@ -12,26 +11,12 @@ import { baseConfig, daemonEnv, twoSided, type DaemonEnv } from './support/daemo
  * daemon quotes again with the new key without a restart and without losing an order.
  */
 
-let env: DaemonEnv | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  if (daemon !== undefined && env !== undefined) {
-    const e = env;
-    let closed = false;
-    const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
-    for (let i = 0; i < 100 && !closed; i++) await e.fake.tickAsync(500);
-    await closing;
-  }
-  daemon = undefined;
-  await env?.dispose();
-  env = undefined;
-});
+afterEach(disposeDaemonEnvs);
 
 const prefixOf = (apiKey: string): string => apiKey.slice('mm_ak_'.length, apiKey.indexOf('.'));
 
 it('revoked, then reissued and rotated through the key file with SIGHUP: quoting goes on', async () => {
-  env = daemonEnv({ latency: 'fast', takerRate: 0.1 });
-  const e = env;
+  const e = daemonEnv({ latency: 'fast', takerRate: 0.1 });
   // The key comes from a file this time (no LEDGER_MM_API_KEY), so it can be rotated.
   const keyFile = path.join(e.dir, 'api-key');
   fs.writeFileSync(keyFile, `${e.apiKey}\n`, { mode: 0o600 });
@@ -40,22 +25,15 @@ it('revoked, then reissued and rotated through the key file with SIGHUP: quoting
   fs.writeFileSync(configFile, JSON.stringify({ ...base, venue: { apiKeyFile: keyFile } }));
   const load: LoadConfigOptions = { configFiles: [configFile], env: {}, cwd: e.dir };
   const logs: Record<string, unknown>[] = [];
-  const d = new Daemon({
+  const d = e.anotherDaemon({
     config: loadConfig(load),
-    clock: e.clock,
-    signer: e.signer,
+    load,
     logger: createLogger({
       level: 'debug',
       destination: { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
     }),
-    transport: e.venue.createTransport(),
-    random: () => 0.5,
-    reload: { load, watch: false },
-    tuning: { retryMs: 5_000 },
   });
-  daemon = d;
-  void d.start();
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
+  await e.startQuoting(d);
 
   const revokedAt = e.fake.now;
   const linesBefore = logs.length;
@@ -89,7 +67,7 @@ it('revoked, then reissued and rotated through the key file with SIGHUP: quoting
   const placed = (): number =>
     e.venue.truth.commits().filter((c) => c.kind === 'place' && c.ok && c.at > rotatedAt).length;
   await e.until(() => placed() > 0, 120_000);
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 180_000);
+  await e.until(() => e.bothTwoSided(), 180_000);
   // No order lost track of: every order of the party resting on the venue is one the registry holds.
   for (const o of e.resting()) expect(d.engine!.orders.byClientOrderId(o.clientOrderId!)).toBeDefined();
   expect(logs.filter((l) => JSON.stringify(l).includes('    at '))).toEqual([]);

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MmConfig } from '../../src/config/schema.js';
-import { Daemon } from '../../src/daemon/daemon.js';
+import type { Daemon } from '../../src/daemon/daemon.js';
 import type { DaemonEvent } from '../../src/daemon/daemon-types.js';
 import { RISK_MEMORY_KEY } from '../../src/risk/risk-memory.js';
 import type { EngineMeta } from '../../src/execution/order-engine.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { openJournal } from '../../src/orders/journal/index.js';
 import { decodeDailyLoss, sameDailyLoss, utcDay, type DailyLossState } from '../../src/risk/index.js';
-import { baseConfig, daemonEnv, twoSided, type DaemonEnv } from './support/daemon-env.js';
+import { baseConfig, daemonEnv, disposeDaemonEnvs, twoSided, type DaemonEnv } from './support/daemon-env.js';
 
 /**
  * The daily loss limit survives a restart: its state (the day's baselines and latched halts) is
@@ -33,21 +33,7 @@ function roomyLimit(storePath: string): Record<string, unknown> {
   return { ...base, risk: { ...(base.risk as object), dailyLoss: { perPair: '100000', total: '100000' } } };
 }
 
-let env: DaemonEnv | undefined;
-let second: Daemon | undefined;
-afterEach(async () => {
-  if (second !== undefined && env !== undefined) await closeDaemon(env, second);
-  second = undefined;
-  await env?.dispose();
-  env = undefined;
-});
-
-async function closeDaemon(e: DaemonEnv, daemon: Daemon): Promise<void> {
-  let closed = false;
-  const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
-  for (let i = 0; i < 400 && !closed; i++) await e.fake.tickAsync(500);
-  await closing;
-}
+afterEach(disposeDaemonEnvs);
 
 /** Another daemon "process" on the same venue, account and clock; logs into `e.logs`. */
 function newDaemon(e: DaemonEnv, config: MmConfig, events: DaemonEvent[]): Daemon {
@@ -55,16 +41,7 @@ function newDaemon(e: DaemonEnv, config: MmConfig, events: DaemonEvent[]): Daemo
     level: 'debug',
     destination: { write: (line: string) => e.logs.push(JSON.parse(line) as Record<string, unknown>) },
   });
-  const daemon = new Daemon({
-    config,
-    clock: e.clock,
-    signer: e.signer,
-    logger,
-    transport: e.venue.createTransport(),
-    random: () => 0.5,
-    reload: { load: e.load, watch: false },
-    tuning: { retryMs: 5_000 },
-  });
+  const daemon = e.anotherDaemon({ config, logger });
   daemon.subscribe((ev) => {
     if (ev.type === 'alarm' || ev.type === 'daemon-phase') events.push(ev);
   });
@@ -87,7 +64,7 @@ async function lossThenStop(e: DaemonEnv): Promise<{ lost: string[]; stored: Dai
   const stored = decodeDailyLoss(text!, utcDay(e.fake.now))!;
   expect(stored).not.toBeNull();
   expect(sameDailyLoss(stored, e.daemon.lastCycle!.verdict.state.dailyLoss)).toBe(true);
-  await closeDaemon(e, e.daemon);
+  await e.closeDaemon(e.daemon);
   return { lost, stored };
 }
 
@@ -98,15 +75,13 @@ function placementsAfter(e: DaemonEnv, pair: string, t: number): number {
 
 describe('the daily loss limit across a restart', () => {
   it('a pair halted on its daily loss stays halted after a restart the same UTC day, and resumes at the day boundary', async () => {
-    env = daemonEnv({ latency: 'fast', takerRate: 0.3, startAt: START, config: tinyLimit });
-    const e = env;
+    const e = daemonEnv({ latency: 'fast', takerRate: 0.3, startAt: START, config: tinyLimit });
     const { lost, stored } = await lossThenStop(e);
     const quoting = PAIRS.filter((p) => !lost.includes(p));
 
     const restartAt = e.fake.now;
     const events: DaemonEvent[] = [];
-    second = newDaemon(e, e.config, events);
-    const d = second;
+    const d = newDaemon(e, e.config, events);
     void d.start();
     await e.until(() => d.phase === 'running' && d.cycles > 0, 60_000);
     // Restored: the same baselines and halts, reported in the log.
@@ -157,8 +132,7 @@ describe('the daily loss limit across a restart', () => {
   ])(
     'counter-test, without the stored state the halted pair quotes at once: $name',
     async ({ store }) => {
-      env = daemonEnv({ latency: 'fast', takerRate: 0.3, startAt: START, config: tinyLimit });
-      const e = env;
+      const e = daemonEnv({ latency: 'fast', takerRate: 0.3, startAt: START, config: tinyLimit });
       const { lost } = await lossThenStop(e);
       let config = e.config;
       if (store === 'unreadable') {
@@ -170,8 +144,7 @@ describe('the daily loss limit across a restart', () => {
       }
 
       const restartAt = e.fake.now;
-      second = newDaemon(e, config, []);
-      const d = second;
+      const d = newDaemon(e, config, []);
       void d.start();
       await e.until(() => lost.every((p) => twoSided(e, p)), 120_000);
       expect(e.fake.now).toBeLessThan(MIDNIGHT);
@@ -188,8 +161,7 @@ describe('the daily loss limit across a restart', () => {
   );
 
   it('saves only when the state changes; a failing save raises one internal-error alarm, quoting goes on, and a later pass saves it', async () => {
-    env = daemonEnv({ latency: 'fast', takerRate: 0.3, startAt: START, config: tinyLimit });
-    const e = env;
+    const e = daemonEnv({ latency: 'fast', takerRate: 0.3, startAt: START, config: tinyLimit });
     const saves: string[] = [];
     let phase: 'ok' | 'failing' | 'ok again' = 'ok';
     const changes = { ok: 0, failing: 0, 'ok again': 0 };

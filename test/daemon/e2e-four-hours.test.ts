@@ -3,7 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import { Dec } from '../../src/core/decimal.js';
 import { quoteSlotOf } from '../../src/orders/own-orders-view.js';
 import { expectNoDuplicateLive, maxOverlap } from '../execution/support/ground-truth.js';
-import { baseConfig, daemonEnv, type DaemonEnv } from './support/daemon-env.js';
+import { baseConfig, daemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 import {
   maxLivePerQuoteSlot,
   overlappingPlacements,
@@ -15,11 +15,7 @@ const HOUR_MS = 3_600_000;
 const RUN_MS = 4 * HOUR_MS;
 const MAX_INVENTORY = { 'BTC/USDC': '2', 'ETH/USDC': '40' } as const;
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+afterEach(disposeDaemonEnvs);
 
 /**
  * Four simulated hours in-process under fake timers: the daemon against the simulated venue at
@@ -45,12 +41,11 @@ it('quotes both pairs two-sided for 4 simulated hours at realistic latencies, wi
       dailyLoss: { perPair: '50000', total: '100000' },
     },
   });
-  env = daemonEnv({
+  const e = daemonEnv({
     latency: 'realistic',
     balances: { USDC: '300000', BTC: '5', ETH: '100' },
     config,
   });
-  const e = env;
   let staleCycles = 0;
   let deniedPlacements = 0;
   e.daemon.subscribe((x) => {

@@ -3,8 +3,9 @@ import { createMetrics } from '../../src/observability/create-metrics.js';
 import { registerStateCollector } from '../../src/observability/state-collector.js';
 import { quoteSlotOf } from '../../src/orders/own-orders-view.js';
 import type { FaultSpecInput } from '../../src/sim/faults.js';
+import { isInFlight } from '../../src/orders/fsm/index.js';
 import { expectNoDuplicateLive } from '../execution/support/ground-truth.js';
-import { daemonEnv, type DaemonEnv } from './support/daemon-env.js';
+import { daemonEnv, type DaemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
 /**
  * The daemon on the simulator with a fault on one placement, on a moving market (GBM reference,
@@ -14,13 +15,7 @@ import { daemonEnv, type DaemonEnv } from './support/daemon-env.js';
  * and in `ledger_mm_side_missing_seconds`.
  */
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
-
-const PLACING = new Set(['INTENT', 'PREPARING', 'PREPARED', 'SIGNED', 'SUBMITTING', 'SUBMITTED', 'UNKNOWN']);
+afterEach(disposeDaemonEnvs);
 
 /** Steps fake time, checking at every step that no quote slot has two orders placing or unknown. */
 async function runChecked(e: DaemonEnv, ms: number): Promise<void> {
@@ -28,7 +23,7 @@ async function runChecked(e: DaemonEnv, ms: number): Promise<void> {
     await e.fake.tickAsync(500);
     const bySlot = new Map<string, number>();
     for (const o of e.registry().active({ foreign: false })) {
-      if (!PLACING.has(o.state)) continue;
+      if (!isInFlight(o.state)) continue;
       const slot = quoteSlotOf(o.slot) ?? o.key;
       bySlot.set(slot, (bySlot.get(slot) ?? 0) + 1);
     }
@@ -76,8 +71,7 @@ const CASES: readonly Case[] = [
 describe('an unknown placement blocks its own slot, not the party', () => {
   for (const c of CASES) {
     it(`${c.name}, on the 3rd placement: the other slots go on; no slot doubled`, async () => {
-      env = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
-      const e = env;
+      const e = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
       e.venue.addFault(c.fault);
       void e.daemon.start();
       await e.until(() => e.venue.truth.submits().length >= 3, 120_000, 250);
@@ -112,27 +106,14 @@ describe('an unknown placement blocks its own slot, not the party', () => {
 
 describe('a side missing for more than two pipeline cycles', () => {
   it('one WARN naming the reason (the unknown order and its state), the metric set, the status line', async () => {
-    env = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
-    const e = env;
+    const e = daemonEnv({ latency: 'fast', takerRate: 0.1, seed: 11 });
     const metrics = createMetrics({ pairs: ['BTC/USDC', 'ETH/USDC'], now: () => e.fake.now });
     registerStateCollector(metrics, () => e.daemon.stateView());
     // The 3rd submission: a side quoted for the first time is left UNKNOWN for five minutes.
     e.venue.addFault({ kind: 'error', endpoint: 'submit', status: 504, effect: false, at: 3 });
     void e.daemon.start();
     await e.until(() => e.venue.truth.submits().length >= 3, 120_000, 250);
-    await e.until(
-      () =>
-        e
-          .registry()
-          .active()
-          .some((o) => o.state === 'UNKNOWN'),
-      10_000,
-      100,
-    );
-    const order = e
-      .registry()
-      .active()
-      .find((o) => o.state === 'UNKNOWN')!;
+    const order = await e.untilOrderIn('UNKNOWN', 10_000, 100);
     await e.run(120_000);
 
     const warns = sideWarnings(e);

@@ -4,13 +4,15 @@ import { Dec } from '../../src/core/decimal.js';
 import { installSignalHandlers } from '../../src/daemon/signals.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
-import { FakeProcess, baseConfig, daemonEnv, twoSided, type DaemonEnv } from './support/daemon-env.js';
+import {
+  FakeProcess,
+  baseConfig,
+  daemonEnv,
+  type DaemonEnv,
+  disposeDaemonEnvs,
+} from './support/daemon-env.js';
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+afterEach(disposeDaemonEnvs);
 
 /** The daemon config with both spreads at `bps` and no inventory skew. */
 function withSpread(storePath: string, bps: unknown): Record<string, unknown> {
@@ -41,18 +43,12 @@ function distanceBps(e: DaemonEnv, o: OrderTruth): number {
   return new Dec(o.price!).minus(ref).abs().div(ref).times(10_000).toNumber();
 }
 
-async function quoting(e: DaemonEnv): Promise<void> {
-  void e.daemon.start();
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
-}
-
 describe('hot reload', () => {
   it('SIGHUP with a new spread: the next cycle quotes it, and the next placements use it', async () => {
-    env = daemonEnv({ latency: 'fast', takers: false, config: (s) => withSpread(s, 10) });
-    const e = env;
+    const e = daemonEnv({ latency: 'fast', takers: false, config: (s) => withSpread(s, 10) });
     const proc = new FakeProcess();
     installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), () => undefined);
-    await quoting(e);
+    await e.startQuoting();
     const before = e.ours().filter((o) => o.committed);
     for (const o of before) expect(distanceBps(e, o)).toBeLessThan(20);
 
@@ -88,9 +84,8 @@ describe('hot reload', () => {
       changed.set(file, onChange);
       return { close: () => changed.delete(file) };
     };
-    env = daemonEnv({ latency: 'fast', takers: false, config: (s) => withSpread(s, 10), watcher });
-    const e = env;
-    await quoting(e);
+    const e = daemonEnv({ latency: 'fast', takers: false, config: (s) => withSpread(s, 10), watcher });
+    await e.startQuoting();
     expect([...changed.keys()]).toContain(e.configFile);
     e.writeConfig(withSpread(path.join(e.dir, 'store.sqlite'), 25));
     changed.get(e.configFile)!();
@@ -102,9 +97,8 @@ describe('hot reload', () => {
   });
 
   it('an invalid file is rejected with the key named, and the old spreads stay', async () => {
-    env = daemonEnv({ latency: 'fast', takers: false, config: (s) => withSpread(s, 10) });
-    const e = env;
-    await quoting(e);
+    const e = daemonEnv({ latency: 'fast', takers: false, config: (s) => withSpread(s, 10) });
+    await e.startQuoting();
     const store = path.join(e.dir, 'store.sqlite');
 
     // A value of the wrong format.
@@ -129,7 +123,7 @@ describe('hot reload', () => {
     // Quoting goes on at the old spread.
     const from = e.fake.now;
     await e.run(60_000);
-    await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 60_000);
+    await e.until(() => e.bothTwoSided(), 60_000);
     for (const o of e.ours().filter((x) => x.history[0]!.at > from && x.committed)) {
       expect(distanceBps(e, o)).toBeLessThan(20);
     }

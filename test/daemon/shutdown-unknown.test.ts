@@ -1,8 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
-import { Daemon } from '../../src/daemon/daemon.js';
 import { installSignalHandlers } from '../../src/daemon/signals.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { FakeProcess, daemonEnv, type DaemonEnv } from './support/daemon-env.js';
+import { FakeProcess, daemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
 /**
  * SIGTERM with a placement whose outcome is unknown: the stop cancels what it can, waits at most
@@ -10,39 +9,17 @@ import { FakeProcess, daemonEnv, type DaemonEnv } from './support/daemon-env.js'
  * The next start resolves it.
  */
 
-let env: DaemonEnv | undefined;
-let second: Daemon | undefined;
-afterEach(async () => {
-  if (second !== undefined && env !== undefined) {
-    const e = env;
-    let closed = false;
-    const closing = second.close({ cancelOrders: true, graceMs: 10_000 }).finally(() => (closed = true));
-    for (let i = 0; i < 100 && !closed; i++) await e.fake.tickAsync(500);
-    await closing;
-  }
-  second = undefined;
-  await env?.dispose();
-  env = undefined;
-});
+afterEach(disposeDaemonEnvs);
 
 it('exits 0 within unknownWaitMs plus the cancels, names the unknown order; the next start resolves it', async () => {
-  env = daemonEnv({ latency: 'fast', takers: false });
-  const e = env;
+  const e = daemonEnv({ latency: 'fast', takers: false });
   // The 3rd submission answers 504 and never commits: UNKNOWN until the venue's 5-minute deadline.
   e.venue.addFault({ kind: 'error', endpoint: 'submit', status: 504, effect: false, at: 3 });
   const proc = new FakeProcess();
   const stopped: number[] = [];
   installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), (code) => stopped.push(code));
   void e.daemon.start();
-  await e.until(
-    () => e.daemon.engine?.orders.active().some((o) => o.state === 'UNKNOWN') === true,
-    120_000,
-    100,
-  );
-  const unknown = e
-    .registry()
-    .active()
-    .find((o) => o.state === 'UNKNOWN')!;
+  const unknown = await e.untilOrderIn('UNKNOWN', 120_000, 100);
   await e.run(5_000);
 
   const signalAt = e.fake.now;
@@ -65,18 +42,7 @@ it('exits 0 within unknownWaitMs plus the cancels, names the unknown order; the 
   console.log(`SIGTERM with an unknown placement: exit 0 after ${(tookMs / 1000).toFixed(1)} s`);
 
   // The next start (same store, venue and clock) resolves it by reading the venue.
-  const logger = createLogger({ level: 'silent' });
-  second = new Daemon({
-    config: e.config,
-    clock: e.clock,
-    signer: e.signer,
-    logger,
-    transport: e.venue.createTransport(),
-    random: () => 0.5,
-    reload: { load: e.load, watch: false },
-    tuning: { retryMs: 5_000 },
-  });
-  const restarted = second;
+  const restarted = e.anotherDaemon();
   void restarted.start();
   await e.until(
     () => restarted.engine?.orders.get(unknown.key)?.state !== 'UNKNOWN' && restarted.phase === 'running',

@@ -1,28 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { installSignalHandlers } from '../../src/daemon/signals.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { FakeProcess, daemonEnv, twoSided, type DaemonEnv } from './support/daemon-env.js';
+import { FakeProcess, daemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
-
-/** Starts the daemon and runs until both pairs are two-sided on the venue. */
-async function quoting(e: DaemonEnv): Promise<void> {
-  void e.daemon.start();
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
-}
+afterEach(disposeDaemonEnvs);
 
 describe('signals', () => {
   it('SIGTERM: stops placing, cancels every resting order, exits 0 within shutdown.graceMs', async () => {
-    env = daemonEnv({ latency: 'fast' });
-    const e = env;
+    const e = daemonEnv({ latency: 'fast' });
     const proc = new FakeProcess();
     const stopped: number[] = [];
     installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), (code) => stopped.push(code));
-    await quoting(e);
+    await e.startQuoting();
     // The signal arrives while a submission is in flight (a reprice or a refill keeps coming).
     await e.until(() => e.daemon.stateView().pipeline?.step === 'submit', 300_000, 50);
     const inFlight = e.daemon.stateView().pipeline!.key!;
@@ -57,8 +46,7 @@ describe('signals', () => {
   });
 
   it('a second signal during the stop exits at once, with the journal intact', async () => {
-    env = daemonEnv({ latency: 'realistic', takers: false });
-    const e = env;
+    const e = daemonEnv({ latency: 'realistic', takers: false });
     const proc = new FakeProcess();
     const stopped: number[] = [];
     installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), (code) => stopped.push(code));
@@ -75,8 +63,7 @@ describe('signals', () => {
   });
 
   it('SIGHUP reloads; ignored once stopping', async () => {
-    env = daemonEnv({ latency: 'instant', takers: false });
-    const e = env;
+    const e = daemonEnv({ latency: 'instant', takers: false });
     const proc = new FakeProcess();
     installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), () => undefined);
     proc.emit('SIGHUP');

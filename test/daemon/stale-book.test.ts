@@ -1,18 +1,13 @@
 import { afterEach, expect, it } from 'vitest';
-import { daemonEnv, twoSided, type DaemonEnv } from './support/daemon-env.js';
+import { daemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+afterEach(disposeDaemonEnvs);
 
 it('a book that stops refreshing (sim freezeBook) halts the pair and cancels its quotes; quoting resumes after', async () => {
   // Takers trade often enough that the public trades prove the book has moved.
-  env = daemonEnv({ latency: 'fast', takerRate: 0.3 });
-  const e = env;
+  const e = daemonEnv({ latency: 'fast', takerRate: 0.3 });
   void e.daemon.start();
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
+  await e.until(() => e.bothTwoSided(), 120_000);
 
   const frozenAt = e.fake.now;
   const FREEZE_MS = 180_000;
@@ -35,6 +30,6 @@ it('a book that stops refreshing (sim freezeBook) halts the pair and cancels its
 
   // Fresh data again: both pairs are quoted again.
   await e.run(frozenAt + FREEZE_MS - e.fake.now);
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
+  await e.until(() => e.bothTwoSided(), 120_000);
   expect(e.daemon.lastCycle!.stale).toEqual([]);
 });

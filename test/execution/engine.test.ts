@@ -3,7 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
 import { OrderEngine } from '../../src/execution/order-engine.js';
 import { StoreLockedError, openJournal } from '../../src/orders/journal/index.js';
-import type { TrackedOrder } from '../../src/orders/fsm/index.js';
+import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import { settle, startDaemon, until } from './fixtures/daemon.js';
 import {
   expectNoDuplicateLive,
@@ -89,9 +89,7 @@ describe('OrderEngine', () => {
     expect(poller.poller.runs).toBe(runs);
     // The lock is released: another process can open the store, and it agrees with the venue.
     const j = openJournal<TrackedOrder>({ path, clock: env.clock });
-    expect(
-      j.loadOpenOrders((s) => ['CANCELLED', 'FILLED', 'ABANDONED', 'REJECTED', 'EXPIRED'].includes(s)),
-    ).toEqual([]);
+    expect(j.loadOpenOrders(TERMINAL_STATES)).toEqual([]);
     j.close();
     const outcome = await d.engine.place(buy('BTC/USDC:BUY:2'));
     expect(outcome).toMatchObject({ kind: 'aborted', reason: 'closed' });
@@ -151,15 +149,7 @@ describe('OrderEngine', () => {
 
   it('refuses a second engine on the same store while the first holds it (one process per store)', async () => {
     const storePath = env.storePath();
-    const make = (): OrderEngine =>
-      new OrderEngine({
-        venue: env.client(),
-        signer: env.signer,
-        partyId: env.partyId,
-        clientOrderIdPrefix: env.prefix,
-        clock: env.clock,
-        storePath,
-      });
+    const make = (): OrderEngine => new OrderEngine({ ...env.engineBasics(), storePath });
     const first = make();
     await settle(env, first.start());
     const second = make();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PrepareOrderData, type Order } from '../../src/venue/schemas.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
 import { callsOf, closeChecked, maxOverlap, partyOrders } from './support/ground-truth.js';
+import { limitOrderBody } from '../helpers/venue-wire.js';
 
 /**
  * One placement at a time per party, many cancels at once — checked on the simulator's
@@ -21,14 +22,7 @@ async function externalPlace(x: ExecHarness, clientOrderId: string): Promise<Ord
     method: 'POST',
     path: '/v1/orders',
     headers: { authorization: `Bearer ${x.apiKey}` },
-    body: JSON.stringify({
-      pair: 'BTC/USDC',
-      side: 'BUY',
-      type: 'LIMIT',
-      price: '50000',
-      quantity: '0.01',
-      clientOrderId,
-    }),
+    body: JSON.stringify(limitOrderBody({ clientOrderId })),
   });
   const data = PrepareOrderData.parse((JSON.parse(prep.body) as { data: unknown }).data);
   const s = data.signing!;

@@ -3,6 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 import { buy, execHarness, sell, type ExecHarness } from './support/exec-harness.js';
 import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
+import { STATES_TO_OPEN } from '../orders/fixtures.js';
 
 /**
  * The placement pipeline against the simulated venue (realistic latencies, fake time): the happy
@@ -56,15 +57,7 @@ describe('placement pipeline: happy path', () => {
     const submitMark = h.journalMarks.find((m) => m.key === cid && m.event === 'SubmitStarted')!;
     expect(intentMark.callsBefore).toBeLessThan(prepareCall.id);
     expect(submitMark.callsBefore).toBeLessThan(submitCall.id);
-    expect(h.journal.transitions(cid).map((t) => t.toState)).toEqual([
-      'INTENT',
-      'PREPARING',
-      'PREPARED',
-      'SIGNED',
-      'SUBMITTING',
-      'SUBMITTED',
-      'OPEN',
-    ]);
+    expect(h.journal.transitions(cid).map((t) => t.toState)).toEqual([...STATES_TO_OPEN]);
 
     // Observability: each stage timed, the outcome reported.
     const stages = h.eventsOf('stage').map((e) => e.stage);

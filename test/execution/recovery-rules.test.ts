@@ -5,7 +5,13 @@ import { dec } from '../../src/core/decimal.js';
 import { IgnoredOrders, UnknownOrders, type OrdersReader } from '../../src/execution/orders-poller.js';
 import { recover, type RecoveryReport } from '../../src/execution/recovery.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
-import { PREPARED_TX_LIFETIME_MS, type OrderState, type TrackedOrder } from '../../src/orders/fsm/index.js';
+import {
+  ORDER_STATES,
+  PREPARED_TX_LIFETIME_MS,
+  holdsPreparedTransaction,
+  isBeforeSubmission,
+  type TrackedOrder,
+} from '../../src/orders/fsm/index.js';
 import type { OrdersQuery } from '../../src/venue/index.js';
 import { VenueError } from '../../src/venue/index.js';
 import type { Order } from '../../src/venue/schemas.js';
@@ -125,7 +131,7 @@ describe('recovery decisions', () => {
   });
 
   it('INTENT / PREPARING: looked up by clientOrderId in the ALL history, else Abandoned; never re-prepared', async () => {
-    for (const state of ['INTENT', 'PREPARING'] as OrderState[]) {
+    for (const state of ORDER_STATES.filter((s) => isBeforeSubmission(s) && !holdsPreparedTransaction(s))) {
       const none = await recoverOne(orderIn(state), {});
       expect(none.after.state).toBe('ABANDONED');
       const found = await recoverOne(orderIn(state), { all: [OPEN_WIRE], open: [OPEN_WIRE] });
@@ -135,7 +141,7 @@ describe('recovery decisions', () => {
   });
 
   it('PREPARED / SIGNED: read by orderId; nothing committed → Abandoned; committed → escalated and tracked', async () => {
-    for (const state of ['PREPARED', 'SIGNED'] as OrderState[]) {
+    for (const state of ORDER_STATES.filter(holdsPreparedTransaction)) {
       const nothing = await recoverOne(orderIn(state), {
         byId: { [ORDER_ID]: wireOrder({ status: null, contractId: null }) },
       });

@@ -3,7 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import type { UnknownOrderPolicy } from '../../src/config/schema.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
 import type { Order } from '../../src/venue/schemas.js';
-import { settle, startDaemon, until, type DaemonProcess } from './fixtures/daemon.js';
+import { disposeAll, settle, startDaemon, until, type DaemonProcess } from './fixtures/daemon.js';
 import {
   expectNoDuplicateLive,
   liveOnVenue,
@@ -37,10 +37,7 @@ beforeEach(() => {
   env = simEnv();
   daemons = [];
 });
-afterEach(async () => {
-  for (const d of daemons) if (!d.dead) await settle(env, d.engine.close());
-  await env.dispose();
-});
+afterEach(() => disposeAll(env, daemons));
 
 /** One order of ours (placed by a daemon, left resting) and two foreign ones: anonymous, and our prefix. */
 async function world(path: string): Promise<{ ours: string; foreign: Order[] }> {

@@ -1,9 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
-import type { OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
+import {
+  isAwaitingConfirmation,
+  isCancelling,
+  isLiveOnBook,
+  type OrderState,
+  type TrackedOrder,
+} from '../../src/orders/fsm/index.js';
 import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
 import {
+  disposeAll,
   isCancelPrepare,
   isPrepare,
   isSubmit,
@@ -165,10 +172,7 @@ beforeEach(() => {
   env = simEnv();
   alive = [];
 });
-afterEach(async () => {
-  for (const d of alive) if (!d.dead) await settle(env, d.engine.close());
-  await env.dispose();
-});
+afterEach(() => disposeAll(env, alive));
 
 /** Runs the first process until it dies at its kill point; returns the order it was handling. */
 async function runUntilKilled(c: Case, path: string): Promise<TrackedOrder> {
@@ -208,7 +212,8 @@ describe('kill and restart at every step: no double order, the true state recove
       if (c.name.includes('after the restart')) expect(report.pending).toEqual([before.key]);
       const awaiting = (): boolean => {
         const o = b.engine.orders.get(before.key)!;
-        return ['SUBMITTING', 'SUBMITTED', 'UNKNOWN', 'CANCEL_REQUESTED', 'CANCELLING'].includes(o.state);
+        // A placement awaiting its confirmation, or a cancel that can still complete (not STRANDED).
+        return isAwaitingConfirmation(o.state) || (isCancelling(o.state) && isLiveOnBook(o.state));
       };
       await until(env, () => !awaiting(), 400_000, 500);
       expectNoDuplicateLive(env);

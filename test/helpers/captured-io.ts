@@ -31,3 +31,13 @@ export async function runCaptured(
   const code = await run(io);
   return { code, stdout, stderr };
 }
+
+/** A command io that keeps each write: `out` and `err` hold the chunks in order. */
+export type CollectingIo = CommandIo & { out: string[]; err: string[] };
+
+/** A {@link CollectingIo} in `cwd` with the environment `env` (default empty). */
+export function collectingIo(cwd: string, env: NodeJS.ProcessEnv = {}): CollectingIo {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd };
+}

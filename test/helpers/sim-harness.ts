@@ -1,12 +1,15 @@
-import { type KeyObject, generateKeyPairSync, sign as edSign } from 'node:crypto';
+import { type KeyObject, generateKeyPairSync, randomBytes, sign as edSign } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import FakeTimers from '@sinonjs/fake-timers';
+import { afterAll, beforeAll } from 'vitest';
+import { type Dec, dec } from '../../src/core/decimal.js';
 import { fakeClock, type Clock } from '../../src/core/clock.js';
 import type { AccountSetup } from '../../src/sim/engine/venue-engine.js';
 import type { LatencyProfile } from '../../src/sim/latency.js';
 import type { SimConfigInput } from '../../src/sim/sim-config.js';
 import { SimVenue } from '../../src/sim/sim-venue.js';
+import { signerFromSeed, type Ed25519Signer } from '../../src/signing/index.js';
 import {
   ErrorBody,
   type Order,
@@ -100,6 +103,10 @@ export interface SimHarness {
   place(order: OrderInput): Promise<Order>;
   /** Prepares, signs and submits a cancel of the current contract; waits until CANCELLED. */
   cancel(contractId: string): Promise<Order>;
+  /** GET /orders/{orderId}: the order as the venue shows it now. */
+  getOrder(orderId: string): Promise<Order>;
+  /** A taker outside the test takes `quantity` from the book up to `limit` (BTC/USDC unless `pair`). */
+  take(side: 'BUY' | 'SELL', quantity: string, limit: string, pair?: string): Dec;
   /** Polls GET /orders/{orderId} until `until` holds. */
   waitForOrder(orderId: string, until: (o: Order) => boolean, attempts?: number): Promise<Order>;
   close(): Promise<void>;
@@ -182,12 +189,71 @@ export function registerTestAccount(
 }
 
 /**
- * The conformance suites' venue: {@link startSimHarness} on a fake clock from 2025-03-01T12:00Z,
- * so commits wait until the test ticks it.
+ * A simulated venue on a fake clock with the funded test account ({@link registerTestAccount})
+ * and its Ed25519 signer: what the in-process harnesses (execution, daemon) build on.
  */
-export async function startFakeTimeHarness(): Promise<{ h: SimHarness; fake: FakeTimers.Clock }> {
-  const fake = FakeTimers.createClock(Date.parse('2025-03-01T12:00:00Z'));
-  const h = await startSimHarness({ clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
+export interface FakeClockVenue {
+  readonly fake: FakeTimers.Clock;
+  readonly clock: Clock;
+  readonly venue: SimVenue;
+  /** The account's signing key. */
+  readonly signer: Ed25519Signer;
+  readonly apiKey: string;
+  readonly partyId: string;
+  readonly slug: string;
+}
+
+/** Options of {@link fakeClockVenue}. */
+export interface FakeClockVenueOptions {
+  /** Where fake time starts (ms since the epoch). */
+  readonly startAt: number;
+  /** The fake clock's loop limit (timers one tick may run). */
+  readonly loopLimit: number;
+  readonly latency: LatencyProfile;
+  /** Merged over {@link testSimConfig}. */
+  readonly config?: Partial<SimConfigInput>;
+  /** Merged over the default test account. */
+  readonly account?: Partial<AccountSetup>;
+}
+
+/** Builds a {@link FakeClockVenue}: the fake clock, the venue on it, a fresh key and the account. */
+export function fakeClockVenue(o: FakeClockVenueOptions): FakeClockVenue {
+  const fake = FakeTimers.createClock(o.startAt, o.loopLimit);
+  const clock = fakeClock(fake);
+  const venue = new SimVenue({ config: testSimConfig(o.config), clock, latency: o.latency });
+  const signer = signerFromSeed(randomBytes(32), 'raw');
+  return { fake, clock, venue, signer, ...registerTestAccount(venue, signer.publicKey, o.account) };
+}
+
+/** Where the conformance suites' fake clock starts: 2025-03-01T12:00Z. */
+export const FAKE_TIME_START = Date.parse('2025-03-01T12:00:00Z');
+
+/**
+ * One venue for the enclosing describe block: started by its `beforeAll`, closed by its `afterAll`.
+ * Call it in the describe body; the returned harness is filled in when `beforeAll` has run, so use
+ * it only inside hooks and tests.
+ */
+export function simHarnessPerSuite(options: SimHarnessOptions = {}): SimHarness {
+  const h = {} as SimHarness;
+  beforeAll(async () => {
+    Object.assign(h, await startSimHarness(options));
+  });
+  afterAll(async () => {
+    if (Object.keys(h).length > 0) await h.close();
+  });
+  return h;
+}
+
+/**
+ * The conformance suites' venue: {@link simHarnessPerSuite} on a fake clock from
+ * {@link FAKE_TIME_START}, so commits wait until the test ticks `fake`.
+ */
+export function fakeTimeHarnessPerSuite(options: Omit<SimHarnessOptions, 'clock' | 'advance'> = {}): {
+  h: SimHarness;
+  fake: FakeTimers.Clock;
+} {
+  const fake = FakeTimers.createClock(FAKE_TIME_START);
+  const h = simHarnessPerSuite({ ...options, clock: fakeClock(fake), advance: () => fake.tickAsync(0) });
   return { h, fake };
 }
 
@@ -241,9 +307,13 @@ export async function startSimHarness(options: SimHarnessOptions = {}): Promise<
     });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
+  const getOrder: SimHarness['getOrder'] = async (orderId) =>
+    okData(await api('GET', `/orders/${orderId}`), OrderData).order;
+  const take: SimHarness['take'] = (side, quantity, limit, pair = 'BTC/USDC') =>
+    venue.market.takeLiquidity(pair, side, dec(quantity), dec(limit));
   const waitForOrder: SimHarness['waitForOrder'] = async (orderId, until, attempts = 200) => {
     for (let i = 0; i < attempts; i++) {
-      const order = okData(await api('GET', `/orders/${orderId}`), OrderData).order;
+      const order = await getOrder(orderId);
       if (until(order)) return order;
       await advance();
     }
@@ -281,6 +351,8 @@ export async function startSimHarness(options: SimHarnessOptions = {}): Promise<
     submit,
     place,
     cancel,
+    getOrder,
+    take,
     waitForOrder,
     close: () => venue.close(),
   };

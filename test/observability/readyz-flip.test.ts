@@ -14,7 +14,7 @@ import {
   type AttachedObservability,
 } from '../../src/daemon/observability-wiring.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { daemonEnv, twoSided, type DaemonEnv } from '../daemon/support/daemon-env.js';
+import { daemonEnv, type DaemonEnv } from '../daemon/support/daemon-env.js';
 import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
 import { parseExposition, valueOf } from './exposition.js';
 
@@ -118,7 +118,7 @@ describe('/readyz follows the venue: a revoked API key, then the revocation undo
       ready: 1,
       account: { ACTIVE: 1, SUSPENDED: 0, DISABLED: 0, unknown: 0 },
     });
-    await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 120_000);
+    await e.until(() => e.bothTwoSided(), 120_000);
     expect((await readyz()).status).toBe(200);
 
     // 2. The operator revokes the key: 503, and the body says the key is refused.

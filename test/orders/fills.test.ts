@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { apply } from '../../src/orders/fsm/index.js';
+import { ORDER_STATES, apply, isCancelling, isLiveOnBook } from '../../src/orders/fsm/index.js';
 import { effectsOf, next, orderIn, run, snap, sumFills, through } from './fixtures.js';
 
 describe('fill de-duplication by cumulative filled', () => {
@@ -86,7 +86,8 @@ describe('fill de-duplication by cumulative filled', () => {
   });
 
   it('fills during a cancel are recorded without losing the cancel intent', () => {
-    for (const state of ['CANCEL_REQUESTED', 'CANCELLING'] as const) {
+    // Cancelling states whose cancel can still complete (STRANDED is its own case).
+    for (const state of ORDER_STATES.filter((s) => isCancelling(s) && isLiveOnBook(s))) {
       const o = orderIn(state);
       const { order, effects } = apply(o, snap(o, 'PARTIALLY_FILLED', '0.6', 'c-2'));
       expect(order.state).toBe(state);

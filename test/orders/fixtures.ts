@@ -42,6 +42,21 @@ export const TO_OPEN = [
   'ConfirmedResting',
 ] as const satisfies readonly OrderEventType[];
 
+/**
+ * The states {@link TO_OPEN} walks an intent through, as the journal records them: the expected
+ * path of "an order taken to OPEN" (written out, not derived from the table, so a test that
+ * compares with it checks the table too).
+ */
+export const STATES_TO_OPEN = [
+  'INTENT',
+  'PREPARING',
+  'PREPARED',
+  'SIGNED',
+  'SUBMITTING',
+  'SUBMITTED',
+  'OPEN',
+] as const satisfies readonly OrderState[];
+
 export function intent(overrides: Partial<IntentInput> = {}): TrackedOrder {
   return newIntent({ ...INTENT_INPUT, ...overrides });
 }

@@ -5,6 +5,7 @@ import {
   IllegalTransitionError,
   ORDER_EVENT_TYPES,
   TRANSITIONS,
+  countsAsExposure,
   isTerminal,
 } from '../../src/orders/fsm/index.js';
 import type { OrderEvent, OrderEventType, OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
@@ -33,18 +34,6 @@ const STATUSES = [
 ] as const;
 const STEPS_MS = [0, 1_000, 60_000, 301_000] as const;
 const PIPELINE = TO_OPEN;
-
-/** Written independently of the source: the states whose remaining size is exposure. */
-const EXPOSED: readonly OrderState[] = [
-  'SUBMITTING',
-  'SUBMITTED',
-  'UNKNOWN',
-  'OPEN',
-  'PARTIALLY_FILLED',
-  'CANCEL_REQUESTED',
-  'CANCELLING',
-  'STRANDED',
-];
 
 type Cmd =
   /** A new intent, then `advance` steps down the placement pipeline (as the pipeline would). */
@@ -249,7 +238,8 @@ function checkRegistry(reg: OrderRegistry, fillSums: Map<string, Dec>, visited: 
     for (const c of o.contractIds) expect(reg.byContractId(c)).toBe(o);
     if (o.orderId !== null) expect(reg.byOrderId(o.orderId)).toBe(o);
     expect(fillSums.get(o.key)!.eq(o.filled)).toBe(true);
-    if (EXPOSED.includes(o.state)) expected[o.side] = expected[o.side].plus(remainingOf(o));
+    // Which states count is pinned state by state in state-predicates.test.ts.
+    if (countsAsExposure(o.state)) expected[o.side] = expected[o.side].plus(remainingOf(o));
   }
   const exposure = reg.exposure(PAIR);
   expect(exposure.BUY.quantity.eq(expected.BUY)).toBe(true);

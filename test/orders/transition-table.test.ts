@@ -13,6 +13,7 @@ import {
 } from '../../src/orders/fsm/index.js';
 import type { OrderEvent, OrderEventType, OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { defaultEvent, echoOf, next, orderIn, through } from './fixtures.js';
+import { errorOf } from '../helpers/thrown.js';
 
 type Expected = Record<OrderState, Partial<Record<OrderEventType, readonly OrderState[]>>>;
 
@@ -236,14 +237,7 @@ describe('the transition table', () => {
 
   it.each(illegal)('%s × %s throws IllegalTransitionError', (state, type) => {
     const order = orderIn(state);
-    let caught: unknown;
-    try {
-      apply(order, defaultEvent(type, order));
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(IllegalTransitionError);
-    const err = caught as IllegalTransitionError;
+    const err = errorOf(() => apply(order, defaultEvent(type, order)), IllegalTransitionError);
     expect(err.state).toBe(state);
     expect(err.eventType).toBe(type);
     expect(err.key).toBe(order.key);

@@ -8,6 +8,7 @@ import { formatKeyFile, parseKeyFile, readKeyFile } from '../../src/signing/key-
 import { loadSigner } from '../../src/signing/load-signer.js';
 import { hex, nodeKeysFromSeed, nodeRawPublicKey, nodeSeed, toB64, toHex } from './helpers.js';
 import { RFC8032_VECTORS } from './rfc8032-vectors.js';
+import { errorOf } from '../helpers/thrown.js';
 
 const posix = process.platform !== 'win32';
 
@@ -206,14 +207,7 @@ describe('refused key file contents', () => {
     ],
   ])('%s', (_name, content, code, reason) => {
     const path = writeKey(content);
-    let caught: unknown;
-    try {
-      readKeyFile(path);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(KeyFileError);
-    const err = caught as KeyFileError;
+    const err = errorOf(() => readKeyFile(path), KeyFileError);
     expect(err.code).toBe(code);
     expect(err.path).toBe(path);
     expect(err.message).toContain(path);
@@ -239,14 +233,7 @@ describe.skipIf(!posix)('key file permissions', () => {
     'refuses mode %o unless allowInsecureKeyFile',
     (mode) => {
       const path = writeKey(V.secretKey, mode);
-      let caught: unknown;
-      try {
-        readKeyFile(path);
-      } catch (err) {
-        caught = err;
-      }
-      expect(caught).toBeInstanceOf(KeyFileError);
-      const err = caught as KeyFileError;
+      const err = errorOf(() => readKeyFile(path), KeyFileError);
       expect(err.code).toBe('KEY_FILE_INSECURE_PERMISSIONS');
       expect(err.message).toContain(path);
       expect(err.message).toContain('chmod 600');

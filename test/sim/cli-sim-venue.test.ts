@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runSimVenue, simVenueCommand } from '../../src/cli/sim-venue.js';
 import type { CommandIo } from '../../src/cli/command.js';
 import { makeTestKey } from '../helpers/sim-harness.js';
+import { limitOrderBody } from '../helpers/venue-wire.js';
 
 function io(cwd: string): CommandIo & { out: string[]; err: string[] } {
   const out: string[] = [];
@@ -54,13 +55,7 @@ describe('ledger-mm sim-venue', () => {
           await fetch(`${baseUrl}/orders`, {
             method: 'POST',
             headers: auth,
-            body: JSON.stringify({
-              pair: 'BTC/USDC',
-              side: 'BUY',
-              type: 'LIMIT',
-              price: '50000',
-              quantity: '0.01',
-            }),
+            body: JSON.stringify(limitOrderBody()),
           })
         ).json()) as { data: { signing: Record<string, string> } };
         const s = prep.data.signing;

@@ -15,10 +15,23 @@ import type {
 } from '../../src/market/market-snapshot.js';
 import { pairConfig } from '../../src/config/sections/strategy-rules.js';
 import { type PairStrategyParams, type StrategyParams, toPairParams } from '../../src/strategy/params.js';
-import { type DesiredQuote, slotId } from '../../src/strategy/quote-types.js';
+import { type DesiredQuote, type QuoteTolerance, slotId } from '../../src/strategy/quote-types.js';
 import type { Side } from '../../src/core/order-terms.js';
 
 /** Shared builders for the strategy tables. Time is fixed: NOW. */
+
+/** A quote's own tolerance (the latency-aware model's): 9 bps inside, 18 outside, toxic below 8. */
+export function tolerance(over: Partial<QuoteTolerance> = {}): QuoteTolerance {
+  return {
+    insideBps: 9,
+    outsideBps: 18,
+    toxicEdgeBps: 8,
+    sigmaBps: 1.3,
+    prepareShare: 0.5,
+    signShare: 1,
+    ...over,
+  };
+}
 
 export const NOW = 1_700_000_000_000;
 export const PAIR = 'BTC/USDC';

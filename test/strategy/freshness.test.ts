@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { freshnessShare } from '../../src/strategy/freshness.js';
-import type { QuoteTolerance } from '../../src/strategy/quote-types.js';
+import { tolerance } from './fixtures.js';
 
-const TOL: QuoteTolerance = {
-  insideBps: 9,
-  outsideBps: 18,
-  toxicEdgeBps: 8,
-  sigmaBps: 1.3,
-  prepareShare: 0.5,
-  signShare: 2,
-};
+const TOL = tolerance({ signShare: 2 });
 
 describe('the band share a queued placement must still fit at each freshness check', () => {
   it.each([

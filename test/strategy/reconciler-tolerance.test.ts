@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 
 import type { OwnOrderView } from '../../src/market/market-snapshot.js';
 import type { ReconcileParams } from '../../src/strategy/params.js';
-import type { Action, DesiredQuote, QuoteTolerance } from '../../src/strategy/quote-types.js';
+import type { Action, DesiredQuote } from '../../src/strategy/quote-types.js';
 import { edgeBps, isToxic, orderFits, planReconcile } from '../../src/strategy/reconciler.js';
-import { NOW, bal, d, own, quote } from './fixtures.js';
+import { NOW, bal, d, own, quote, tolerance } from './fixtures.js';
 
 /**
  * The reconciler with a quote's own tolerance (the latency-aware model): an asymmetric band of
@@ -14,14 +14,7 @@ import { NOW, bal, d, own, quote } from './fixtures.js';
 
 const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 3_600_000 };
 const RICH = { BTC: bal(100), USDC: bal(100_000) };
-const TOL: QuoteTolerance = {
-  insideBps: 9,
-  outsideBps: 18,
-  toxicEdgeBps: 8,
-  sigmaBps: 1.3,
-  prepareShare: 0.5,
-  signShare: 1,
-};
+const TOL = tolerance();
 const BID = quote({ side: 'BUY', price: '99.75', tolerance: TOL });
 const ASK = quote({ side: 'SELL', price: '100.25', tolerance: TOL });
 

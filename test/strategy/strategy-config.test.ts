@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { ConfigError, type ConfigIssue } from '../../src/config/errors.js';
+import { ConfigError } from '../../src/config/errors.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { StrategyConfig } from '../../src/config/sections/strategy.js';
 import { strategyConfigIssues } from '../../src/config/sections/strategy-rules.js';
 import { externalFeedSettings, resolveStrategyParams } from '../../src/strategy/params.js';
-import { opts, useTmpDir, writeFile } from '../config/helpers.js';
+import { issuesOf, opts, useTmpDir, writeFile } from '../config/helpers.js';
 import { defaultStrategyConfig } from './fixtures.js';
 
 const tmp = useTmpDir();
@@ -14,16 +14,6 @@ function load(strategy: unknown, pairs: string[] = ['BTC/USDC']) {
   const dir = tmp();
   const file = writeFile(dir, 'c.json', { pairs, strategy });
   return loadConfig(opts(dir, { configFiles: [file] }));
-}
-
-function issuesOf(fn: () => unknown): readonly ConfigIssue[] {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return (e as ConfigError).issues;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 describe('the strategy config section', () => {

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { VenueError } from '../../src/venue/errors.js';
 import { ok, fail } from '../helpers/stub-server.js';
 import { API_KEY, ORDER, PREPARE_BODY, order, signing, type Harness, useHarness } from './fixtures.js';
+import { NOTHING_TO_SIGN } from '../helpers/venue-wire.js';
 
 let h: Harness;
 const harness = useHarness();
@@ -179,20 +180,7 @@ describe('authenticated endpoints', () => {
   it.each([
     ['null', null],
     ['absent', undefined],
-    [
-      'an envelope with requiresSignature false and null fields',
-      {
-        requiresSignature: false,
-        preparedTransactionHash: null,
-        hashingSchemeVersion: null,
-        commandId: null,
-        submitToken: null,
-        submitUrl: null,
-        status: null,
-        signingUrl: null,
-        prepared: null,
-      },
-    ],
+    ['an envelope with requiresSignature false and null fields', NOTHING_TO_SIGN],
   ])('POST /orders 201: already resting, nothing to sign (signing %s)', async (_form, signing) => {
     h.api.on('POST', '/v1/orders', ok({ order: order(), signing }, 201));
     await expect(h.client.prepareOrder(PREPARE_BODY)).resolves.toMatchObject({ status: 201, signing: null });

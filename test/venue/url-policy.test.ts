@@ -12,6 +12,7 @@ import {
 } from '../../src/venue/url-policy.js';
 import { ok } from '../helpers/stub-server.js';
 import { API_KEY, FakeTransport, SUBMIT_BODY, type Harness, useHarness } from './fixtures.js';
+import { thrownBy as thrown } from '../helpers/thrown.js';
 
 function construct(over: Partial<VenueClientOptions>): () => VenueClient {
   return () =>
@@ -23,15 +24,6 @@ function construct(over: Partial<VenueClientOptions>): () => VenueClient {
       clock: systemClock,
       ...over,
     });
-}
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('isLoopbackHost', () => {

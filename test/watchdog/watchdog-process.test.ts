@@ -49,6 +49,20 @@ function worstSlot(): number {
   return Math.max(0, ...counts.values());
 }
 
+/** Waits (`what`) until both pairs are two-sided; returns the {@link worstSlot} seen meanwhile. */
+async function twoSidedAgain(what: string): Promise<number> {
+  let worst = 0;
+  await waitUntil(
+    what,
+    () => {
+      worst = Math.max(worst, worstSlot());
+      return twoSidedEverywhere();
+    },
+    30_000,
+  );
+  return worst;
+}
+
 function startDaemon(): CliChild {
   return spawnCli(cli!.main, ['run', '--config', path.join(dir, 'mm.json')], env, dir);
 }
@@ -193,15 +207,7 @@ describe('ledger-mm watchdog against a daemon in another process', () => {
     expect(await metricValue(wdMetrics, 'ledger_mm_watchdog_daemon_alive')).toBe(0);
 
     daemon!.proc.kill('SIGCONT');
-    let worst = 0;
-    await waitUntil(
-      'both pairs two-sided again',
-      () => {
-        worst = Math.max(worst, worstSlot());
-        return twoSidedEverywhere();
-      },
-      30_000,
-    );
+    const worst = await twoSidedAgain('both pairs two-sided again');
     await waitUntil(
       'the watchdog standing down',
       async () => (await metricValue(wdMetrics, 'ledger_mm_watchdog_daemon_alive')) === 1,
@@ -241,15 +247,7 @@ describe('ledger-mm watchdog against a daemon in another process', () => {
 
     const started = Date.now();
     daemon = startDaemon();
-    let worst = 0;
-    await waitUntil(
-      'the new daemon two-sided on both pairs',
-      () => {
-        worst = Math.max(worst, worstSlot());
-        return twoSidedEverywhere();
-      },
-      30_000,
-    );
+    const worst = await twoSidedAgain('the new daemon two-sided on both pairs');
     figures.push(`new daemon two-sided again after ${Date.now() - started} ms`);
     await waitUntil(
       'the watchdog standing down',

@@ -14,7 +14,7 @@ import { DaemonHeartbeat } from '../../src/observability/heartbeat.js';
 import { CancelSweeper } from '../../src/watchdog/cancel-sweep.js';
 import { Watchdog } from '../../src/watchdog/watchdog.js';
 import { createWatchdogMetrics } from '../../src/watchdog/watchdog-metrics.js';
-import { daemonEnv, twoSided, type DaemonEnv } from '../daemon/support/daemon-env.js';
+import { daemonEnv, type DaemonEnv } from '../daemon/support/daemon-env.js';
 
 let env: DaemonEnv | undefined;
 let wd: Watchdog | undefined;
@@ -61,7 +61,7 @@ it('realistic latency: from the daemon dying to nothing of the party resting', a
   });
   void e.daemon.start();
   wd.start();
-  await e.until(() => twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC'), 900_000, 1_000);
+  await e.until(() => e.bothTwoSided(), 900_000, 1_000);
   // A while of normal quoting: the watchdog stays put.
   await e.run(120_000, 1_000);
   expect(wd.mode).toBe('watching');

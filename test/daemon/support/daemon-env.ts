@@ -1,41 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import FakeTimers from '@sinonjs/fake-timers';
-import { fakeClock, type Clock } from '../../../src/core/clock.js';
 import { loadConfig, type LoadConfigOptions } from '../../../src/config/load.js';
 import type { FileWatcher } from '../../../src/config/reload.js';
 import type { MmConfig } from '../../../src/config/schema.js';
 import { Daemon } from '../../../src/daemon/daemon.js';
-import type { DaemonEvent, DaemonTuning } from '../../../src/daemon/daemon-types.js';
-import type { HandledSignal, ProcessSeam } from '../../../src/daemon/signals.js';
-import { createLogger } from '../../../src/logging/logger.js';
+import type { DaemonCloseOptions, DaemonEvent, DaemonTuning } from '../../../src/daemon/daemon-types.js';
+import { createLogger, type Logger } from '../../../src/logging/logger.js';
 import type { OrderRegistry } from '../../../src/orders/order-registry.js';
+import type { OrderState, TrackedOrder } from '../../../src/orders/fsm/index.js';
 import type { OrderTruth } from '../../../src/sim/engine/ground-truth.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { MarketConfigInput } from '../../../src/sim/market/market-config.js';
-import { SimVenue } from '../../../src/sim/sim-venue.js';
-import { signerFromSeed, type Ed25519Signer } from '../../../src/signing/index.js';
-import { registerTestAccount, testSimConfig } from '../../helpers/sim-harness.js';
+import { fakeClockVenue, type FakeClockVenue } from '../../helpers/sim-harness.js';
 
 /** The fixed start of fake time in these tests (a UTC day boundary is hours away). */
 export const T0 = Date.parse('2025-03-03T06:00:00.000Z');
 
-/** A process seam for the signal handlers: send signals with `emit`, read `exits`. */
-export class FakeProcess extends EventEmitter implements ProcessSeam {
-  readonly exits: number[] = [];
-  override on(signal: HandledSignal, listener: () => void): this {
-    return super.on(signal, listener);
-  }
-  override off(signal: HandledSignal, listener: () => void): this {
-    return super.off(signal, listener);
-  }
-  exit(code: number): void {
-    this.exits.push(code);
-  }
-}
+export { FakeProcess } from '../../helpers/fake-process.js';
 
 /** Options of {@link daemonEnv}. */
 export interface DaemonEnvOptions {
@@ -58,14 +40,7 @@ export interface DaemonEnvOptions {
 }
 
 /** One simulated venue on a fake clock with one account, and a daemon against it in-process. */
-export interface DaemonEnv {
-  readonly fake: FakeTimers.Clock;
-  readonly clock: Clock;
-  readonly venue: SimVenue;
-  readonly signer: Ed25519Signer;
-  readonly apiKey: string;
-  readonly partyId: string;
-  readonly slug: string;
+export interface DaemonEnv extends FakeClockVenue {
   readonly dir: string;
   readonly configFile: string;
   readonly load: LoadConfigOptions;
@@ -86,7 +61,37 @@ export interface DaemonEnv {
   resting(pair?: string): OrderTruth[];
   /** The daemon's registry, for the ground-truth checks. */
   registry(): OrderRegistry;
+  /**
+   * Runs fake time (steps of `stepMs`, at most `maxMs`) until the daemon's registry holds an
+   * active order in `state`; returns it.
+   */
+  untilOrderIn(state: OrderState, maxMs: number, stepMs: number): Promise<TrackedOrder>;
+  /** True when both pairs of the tests (BTC/USDC, ETH/USDC) are two-sided on the venue. */
+  bothTwoSided(): boolean;
+  /** Starts `daemon` (default the env's) and runs fake time until both pairs are two-sided. */
+  startQuoting(daemon?: Daemon, maxMs?: number): Promise<void>;
+  /**
+   * Another daemon "process" on the same venue, account, signer and clock (a restart, or a second
+   * daemon): a fresh transport, SIGHUP-only reload, 5 s retries. {@link DaemonEnv.dispose} closes it.
+   */
+  anotherDaemon(options?: AnotherDaemonOptions): Daemon;
+  /**
+   * Closes `daemon` (default the env's; orders left resting, 5 s grace), advancing fake time while
+   * it stops, at most 400 steps of 500 ms.
+   */
+  closeDaemon(daemon?: Daemon, options?: DaemonCloseOptions): Promise<void>;
+  /** Closes every daemon of the env, the venue, and removes the temp directory. */
   dispose(): Promise<void>;
+}
+
+/** What {@link DaemonEnv.anotherDaemon} may take other than the env's. */
+export interface AnotherDaemonOptions {
+  /** Default the env's config. */
+  readonly config?: MmConfig;
+  /** Where it reloads its config from; default the env's. */
+  readonly load?: LoadConfigOptions;
+  /** Default a silent logger. */
+  readonly logger?: Logger;
 }
 
 /** Default daemon config of the tests: two pairs, quick polls, generous risk limits. */
@@ -108,26 +113,18 @@ export function baseConfig(storePath: string): Record<string, unknown> {
 
 /** Builds the venue, the account and the daemon (not started). */
 export function daemonEnv(o: DaemonEnvOptions = {}): DaemonEnv {
-  const fake = FakeTimers.createClock(o.startAt ?? T0, 1_000_000);
-  const clock = fakeClock(fake);
-  const venue = new SimVenue({
-    config: testSimConfig({
-      seed: o.seed ?? 7,
-      bookProjectionLagMs: 500,
-      market: { enabled: true, ...(o.market ?? {}) },
-    }),
-    clock,
+  const base = fakeClockVenue({
+    startAt: o.startAt ?? T0,
+    loopLimit: 1_000_000,
+    config: { seed: o.seed ?? 7, bookProjectionLagMs: 500, market: { enabled: true, ...(o.market ?? {}) } },
     latency: o.latency ?? 'fast',
+    account: { balances: o.balances ?? { USDC: '300000', BTC: '2.5', ETH: '50' }, ordersPerMinute: 60 },
   });
+  const { fake, clock, venue, signer, apiKey, partyId } = base;
   for (const p of Object.values(venue.config.market.pairs)) {
     if (o.takers === false) p.takers.enabled = false;
     if (o.takerRate !== undefined) p.takers.A = o.takerRate;
   }
-  const signer = signerFromSeed(randomBytes(32), 'raw');
-  const { apiKey, partyId, slug } = registerTestAccount(venue, signer.publicKey, {
-    balances: o.balances ?? { USDC: '300000', BTC: '2.5', ETH: '50' },
-    ordersPerMinute: 60,
-  });
   venue.startMarket();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-daemon-'));
   const configFile = path.join(dir, 'daemon.json');
@@ -158,14 +155,19 @@ export function daemonEnv(o: DaemonEnvOptions = {}): DaemonEnv {
       events.push(e);
   });
   const ours = (): OrderTruth[] => venue.truth.orders().filter((t) => t.partyId === partyId);
-  return {
-    fake,
-    clock,
-    venue,
-    signer,
-    apiKey,
-    partyId,
-    slug,
+  const others: Daemon[] = [];
+  const twoSidedBoth = (): boolean => twoSided(env, 'BTC/USDC') && twoSided(env, 'ETH/USDC');
+  const closeDaemon: DaemonEnv['closeDaemon'] = async (
+    d = daemon,
+    options = { cancelOrders: false, graceMs: 5_000 },
+  ) => {
+    let closed = false;
+    const closing = d.close(options).finally(() => (closed = true));
+    for (let i = 0; i < 400 && !closed; i++) await fake.tickAsync(500);
+    await closing;
+  };
+  const env: DaemonEnv = {
+    ...base,
     dir,
     configFile,
     load,
@@ -187,16 +189,51 @@ export function daemonEnv(o: DaemonEnvOptions = {}): DaemonEnv {
     resting: (pair) =>
       venue.truth.restingOrders(partyId).filter((t) => pair === undefined || t.pair === pair),
     registry: () => daemon.engine!.orders as unknown as OrderRegistry,
+    untilOrderIn: async (state, maxMs, stepMs) => {
+      const find = (): TrackedOrder | undefined =>
+        daemon.engine?.orders.active().find((x) => x.state === state);
+      await env.until(() => find() !== undefined, maxMs, stepMs);
+      return find()!;
+    },
+    bothTwoSided: twoSidedBoth,
+    startQuoting: async (d = daemon, maxMs = 120_000) => {
+      void d.start();
+      await env.until(twoSidedBoth, maxMs);
+    },
+    anotherDaemon: (a = {}) => {
+      const d = new Daemon({
+        config: a.config ?? config,
+        clock,
+        signer,
+        logger: a.logger ?? createLogger({ level: 'silent' }),
+        transport: venue.createTransport(),
+        random: () => 0.5,
+        reload: { load: a.load ?? load, watch: false },
+        tuning: { retryMs: 5_000 },
+      });
+      others.push(d);
+      return d;
+    },
+    closeDaemon,
     dispose: async () => {
-      let closed = false;
-      const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
+      live.delete(env);
+      for (const d of others) await closeDaemon(d);
       // A stop already under way keeps its own bound (up to shutdown.graceMs).
-      for (let i = 0; i < 400 && !closed; i++) await fake.tickAsync(500);
-      await closing;
+      await closeDaemon(daemon);
       await venue.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+  live.add(env);
+  return env;
+}
+
+/** The environments {@link daemonEnv} made that are not disposed yet. */
+const live = new Set<DaemonEnv>();
+
+/** Disposes every environment {@link daemonEnv} made that no test disposed: `afterEach(disposeDaemonEnvs)`. */
+export async function disposeDaemonEnvs(): Promise<void> {
+  for (const e of [...live]) await e.dispose();
 }
 
 /** True when `pair` has a resting BUY and a resting SELL of the party on the venue. */

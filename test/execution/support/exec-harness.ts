@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import FakeTimers from '@sinonjs/fake-timers';
-import { fakeClock, type Clock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { CancelPool, type CancelPoolOptions } from '../../../src/execution/cancel-pool.js';
 import { ClientOrderIdFactory } from '../../../src/execution/client-order-id.js';
@@ -17,19 +14,13 @@ import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
-import {
-  PreparedVerifier,
-  signerFromSeed,
-  type Signer,
-  type VerifyPreparedPolicy,
-} from '../../../src/signing/index.js';
+import { PreparedVerifier, type VerifyPreparedPolicy } from '../../../src/signing/index.js';
 import type { AccountSetup } from '../../../src/sim/engine/venue-engine.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../src/sim/in-process-transport.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { SimConfigInput } from '../../../src/sim/sim-config.js';
-import { SimVenue } from '../../../src/sim/sim-venue.js';
 import { VenueClient, type Transport, type VenueTimeouts } from '../../../src/venue/index.js';
-import { registerTestAccount, testSimConfig } from '../../helpers/sim-harness.js';
+import { fakeClockVenue, type FakeClockVenue } from '../../helpers/sim-harness.js';
 
 /** The fixed start of fake time. */
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z');
@@ -57,15 +48,8 @@ export interface ExecHarnessOptions {
 }
 
 /** A simulated venue on a fake clock and the whole execution layer against it, journal included. */
-export interface ExecHarness {
-  readonly fake: FakeTimers.Clock;
-  readonly clock: Clock;
-  readonly venue: SimVenue;
+export interface ExecHarness extends FakeClockVenue {
   readonly client: VenueClient;
-  readonly signer: Signer;
-  readonly partyId: string;
-  readonly slug: string;
-  readonly apiKey: string;
   readonly journal: Journal<TrackedOrder>;
   readonly journalMarks: JournalMark[];
   readonly registry: OrderRegistry;
@@ -94,15 +78,14 @@ export function sell(slot: string, price = '61000', quantity = '0.01'): Placemen
 
 /** Builds the harness. Close it in `afterEach`. */
 export function execHarness(opts: ExecHarnessOptions = {}): ExecHarness {
-  const fake = FakeTimers.createClock(T0, 1_000_000);
-  const clock = fakeClock(fake);
-  const venue = new SimVenue({
-    config: testSimConfig(opts.config),
-    clock,
+  const base = fakeClockVenue({
+    startAt: T0,
+    loopLimit: 1_000_000,
+    config: opts.config,
     latency: opts.latency ?? 'realistic',
+    account: opts.account,
   });
-  const signer = signerFromSeed(randomBytes(32));
-  const { apiKey, partyId, slug } = registerTestAccount(venue, signer.publicKey, opts.account);
+  const { fake, clock, venue, signer, apiKey, partyId, slug } = base;
   const inner = venue.createTransport();
   const client = new VenueClient({
     baseUrl: IN_PROCESS_BASE_URL,
@@ -157,14 +140,8 @@ export function execHarness(opts: ExecHarnessOptions = {}): ExecHarness {
   };
   let closed = false;
   return {
-    fake,
-    clock,
-    venue,
+    ...base,
     client,
-    signer,
-    partyId,
-    slug,
-    apiKey,
     journal,
     journalMarks,
     registry,

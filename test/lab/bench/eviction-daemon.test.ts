@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { isTerminal } from '../../../src/orders/fsm/index.js';
-import { daemonEnv, twoSided, type DaemonEnv } from '../../daemon/support/daemon-env.js';
+import { daemonEnv, disposeDaemonEnvs } from '../../daemon/support/daemon-env.js';
 import { positionRange } from '../../daemon/support/truth-figures.js';
 
 /**
@@ -13,15 +13,11 @@ import { positionRange } from '../../daemon/support/truth-figures.js';
 const RETENTION_MS = 120_000;
 const INTERVAL_MS = 60_000;
 
-let env: DaemonEnv | undefined;
-afterEach(async () => {
-  await env?.dispose();
-  env = undefined;
-});
+afterEach(disposeDaemonEnvs);
 
 it('trades with fills for 40 simulated minutes while terminal orders are evicted', async () => {
   const fast = { initialMs: 700, factor: 1.5, maxMs: 3_000 };
-  const e = (env = daemonEnv({
+  const e = daemonEnv({
     latency: 'fast',
     takerRate: 1,
     tuning: {
@@ -31,7 +27,7 @@ it('trades with fills for 40 simulated minutes while terminal orders are evicted
         eviction: { intervalMs: INTERVAL_MS, retentionMs: RETENTION_MS },
       },
     },
-  }));
+  });
   void e.daemon.start();
   let peak = 0;
   for (let t = 0; t < 40 * 60_000; t += 10_000) {
@@ -66,6 +62,6 @@ it('trades with fills for 40 simulated minutes while terminal orders are evicted
   // (A read may reveal several trades at once: the daemon counts fills per read, not per trade.)
   expect(fills).toBeGreaterThan(0);
   expect(engine.inventory.fillCount).toBeGreaterThan(0);
-  expect(twoSided(e, 'BTC/USDC') && twoSided(e, 'ETH/USDC')).toBe(true);
+  expect(e.bothTwoSided()).toBe(true);
   expect(e.daemon.pipelineFailures).toBe(0);
 }, 120_000);

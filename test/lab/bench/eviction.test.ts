@@ -43,11 +43,7 @@ function build(options: Partial<OrderEngineOptions> = {}): OrderEngine {
   if (dir !== env.dir) dirs.push(dir);
   journal = openJournal<TrackedOrder>({ path: path.join(dir, 'journal.sqlite'), clock: env.clock });
   return new OrderEngine({
-    venue: env.client(),
-    signer: env.signer,
-    partyId: env.partyId,
-    clientOrderIdPrefix: env.prefix,
-    clock: env.clock,
+    ...env.engineBasics(),
     journal,
     ordersPoll: { intervalMs: 5_000, random: () => 0.5 },
     pipeline: { confirmBackoff: INSTANT_CONFIRM },
@@ -104,15 +100,7 @@ describe('terminal-order eviction', () => {
   it('keeps every order with `eviction: false`, and refuses a bad period or retention', async () => {
     env = simEnv();
     const bad = (eviction: OrderEngineOptions['eviction']): OrderEngine =>
-      new OrderEngine({
-        venue: env.client(),
-        signer: env.signer,
-        partyId: env.partyId,
-        clientOrderIdPrefix: env.prefix,
-        clock: env.clock,
-        storePath: env.storePath(),
-        eviction,
-      });
+      new OrderEngine({ ...env.engineBasics(), storePath: env.storePath(), eviction });
     expect(() => bad({ intervalMs: 0 })).toThrow(RangeError);
     expect(() => bad({ retentionMs: -1 })).toThrow(RangeError);
     const e = (engine = build({ eviction: false }));

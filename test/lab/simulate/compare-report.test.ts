@@ -1,20 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
-import type { CommandIo } from '../../../src/cli/command.js';
 import { FIGURES } from '../../../src/lab/simulate/figure-catalogue.js';
 import type { SimulationReport } from '../../../src/lab/simulate/report.js';
+import { collectingIo, type CollectingIo } from '../../helpers/captured-io.js';
+import { tempDirPerFile } from '../../helpers/temp-dir.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-simulate-cmp-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function io(): CommandIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {}, cwd: dir };
-}
+const dir = tempDirPerFile('ledger-mm-simulate-cmp-');
+const io = (): CollectingIo => collectingIo(dir);
 
 describe('simulate --compare: a quarter of an hour at fast latencies', () => {
   const run = io();

@@ -1,18 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
-import type { CommandIo } from '../../../src/cli/command.js';
+import { collectingIo, type CollectingIo } from '../../helpers/captured-io.js';
+import { tempDirPerFile } from '../../helpers/temp-dir.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-simulate-det-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function io(): CommandIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: {}, cwd: dir };
-}
+const dir = tempDirPerFile('ledger-mm-simulate-det-');
+const io = (): CollectingIo => collectingIo(dir);
 
 /**
  * The same seed and config give the same report.json, byte for byte: the venue, the market and

@@ -14,7 +14,6 @@
  * test's server) and group_wait 1 s (instead of 10 s: test time).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,9 +23,7 @@ import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runPaper } from '../../../src/cli/paper.js';
-import type { HandledSignal, ProcessSeam } from '../../../src/daemon/signals.js';
 import {
-  ALERTS_FILE,
   DEPLOY,
   RUNBOOK_BASE,
   freePort,
@@ -35,25 +32,13 @@ import {
   waitFor,
   which,
   type PrometheusServer,
+  writeScrapeConfig,
 } from '../prometheus/support.js';
+import { FakeProcess } from '../../helpers/fake-process.js';
 
 const prometheus = which('prometheus');
 const alertmanager = which('prometheus-alertmanager') ?? which('alertmanager');
 const ALERTMANAGER_CONFIG = path.join(DEPLOY, 'alertmanager/alertmanager.yml');
-
-/** The process seam paper mode listens on: the test raises SIGTERM itself. */
-class TestProcess extends EventEmitter implements ProcessSeam {
-  readonly exits: number[] = [];
-  override on(signal: HandledSignal, listener: () => void): this {
-    return super.on(signal, listener);
-  }
-  override off(signal: HandledSignal, listener: () => void): this {
-    return super.off(signal, listener);
-  }
-  exit(code: number): void {
-    this.exits.push(code);
-  }
-}
 
 /** Alertmanager's webhook payload (version 4), the parts the test reads. */
 interface WebhookPayload {
@@ -77,7 +62,8 @@ describe.skipIf(!prometheus || !alertmanager)(
   })`,
   () => {
     let dir = '';
-    const proc = new TestProcess();
+    /** The process seam paper mode listens on: the test raises SIGTERM itself. */
+    const proc = new FakeProcess();
     const logs: string[] = [];
     let paper: Promise<number> | null = null;
     let prom: PrometheusServer | null = null;
@@ -169,27 +155,7 @@ describe.skipIf(!prometheus || !alertmanager)(
 
       // Prometheus: the shipped rules, alerts sent to this Alertmanager.
       const port = await freePort();
-      const promConfig = path.join(dir, 'prometheus.yml');
-      fs.writeFileSync(
-        promConfig,
-        [
-          'global:',
-          '  scrape_interval: 1s',
-          '  scrape_timeout: 1s',
-          '  evaluation_interval: 1s',
-          'rule_files:',
-          `  - ${JSON.stringify(ALERTS_FILE)}`,
-          'alerting:',
-          '  alertmanagers:',
-          '    - static_configs:',
-          `        - targets: ['127.0.0.1:${amPort}']`,
-          'scrape_configs:',
-          '  - job_name: ledger-mm',
-          '    static_configs:',
-          `      - targets: ['127.0.0.1:${metricsPort}']`,
-          '',
-        ].join('\n'),
-      );
+      const promConfig = writeScrapeConfig(dir, { metricsPort, alertmanagerPort: amPort });
       prom = await startPrometheus(prometheus!, {
         configFile: promConfig,
         dataDir: path.join(dir, 'tsdb'),

@@ -10,14 +10,12 @@
  *   that is not event-driven) must return data, every rule must evaluate cleanly, and a healthy
  *   paper session must fire no alert.
  */
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runPaper } from '../../../src/cli/paper.js';
-import type { HandledSignal, ProcessSeam } from '../../../src/daemon/signals.js';
 import {
   ALERTS_FILE,
   alertBlocks,
@@ -39,7 +37,9 @@ import {
   waitFor,
   which,
   type PrometheusServer,
+  writeScrapeConfig,
 } from './support.js';
+import { FakeProcess } from '../../helpers/fake-process.js';
 
 const promtool = which('promtool');
 const prometheus = which('prometheus');
@@ -89,20 +89,6 @@ const CORE = [
   'Placement outcomes per minute',
 ];
 
-/** The process seam paper mode listens on: the test raises SIGTERM itself. */
-class TestProcess extends EventEmitter implements ProcessSeam {
-  readonly exits: number[] = [];
-  override on(signal: HandledSignal, listener: () => void): this {
-    return super.on(signal, listener);
-  }
-  override off(signal: HandledSignal, listener: () => void): this {
-    return super.off(signal, listener);
-  }
-  exit(code: number): void {
-    this.exits.push(code);
-  }
-}
-
 describe.skipIf(!promtool || !prometheus)(
   `paper mode scraped by a real Prometheus (${
     promtool && prometheus
@@ -111,7 +97,8 @@ describe.skipIf(!promtool || !prometheus)(
   })`,
   () => {
     let dir = '';
-    const proc = new TestProcess();
+    /** The process seam paper mode listens on: the test raises SIGTERM itself. */
+    const proc = new FakeProcess();
     const logs: string[] = [];
     let paper: Promise<number> | null = null;
     let metricsUrl = '';
@@ -149,23 +136,7 @@ describe.skipIf(!promtool || !prometheus)(
       });
 
       const port = await freePort();
-      const configFile = path.join(dir, 'prometheus.yml');
-      fs.writeFileSync(
-        configFile,
-        [
-          'global:',
-          '  scrape_interval: 1s',
-          '  scrape_timeout: 1s',
-          '  evaluation_interval: 1s',
-          'rule_files:',
-          `  - ${JSON.stringify(ALERTS_FILE)}`,
-          'scrape_configs:',
-          '  - job_name: ledger-mm',
-          '    static_configs:',
-          `      - targets: ['127.0.0.1:${metricsPort}']`,
-          '',
-        ].join('\n'),
-      );
+      const configFile = writeScrapeConfig(dir, { metricsPort });
       prom = await startPrometheus(prometheus!, {
         configFile,
         dataDir: path.join(dir, 'tsdb'),

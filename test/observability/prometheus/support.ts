@@ -38,6 +38,45 @@ export function runbookSections(): Map<string, string> {
 }
 export const ALERT_UNIT_TESTS_FILE = fileURLToPath(new URL('./alerts.test.yml', import.meta.url));
 
+/**
+ * Writes a Prometheus config into `dir` that evaluates the shipped alert rules every second and
+ * scrapes the daemon on `metricsPort`, sending alerts to the Alertmanager on `alertmanagerPort`
+ * when given. Returns the file's path.
+ */
+export function writeScrapeConfig(
+  dir: string,
+  ports: { metricsPort: number; alertmanagerPort?: number },
+): string {
+  const file = path.join(dir, 'prometheus.yml');
+  const alerting =
+    ports.alertmanagerPort === undefined
+      ? []
+      : [
+          'alerting:',
+          '  alertmanagers:',
+          '    - static_configs:',
+          `        - targets: ['127.0.0.1:${ports.alertmanagerPort}']`,
+        ];
+  fs.writeFileSync(
+    file,
+    [
+      'global:',
+      '  scrape_interval: 1s',
+      '  scrape_timeout: 1s',
+      '  evaluation_interval: 1s',
+      'rule_files:',
+      `  - ${JSON.stringify(ALERTS_FILE)}`,
+      ...alerting,
+      'scrape_configs:',
+      '  - job_name: ledger-mm',
+      '    static_configs:',
+      `      - targets: ['127.0.0.1:${ports.metricsPort}']`,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
 /** The absolute path of an executable on PATH, or null. */
 export function which(name: string): string | null {
   for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {

@@ -5,7 +5,17 @@ import { TERMINAL_STATES } from '../../../src/orders/fsm/index.js';
 import type { OrderEventType, TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { JournalConflictError, journalWriteAhead, openJournal } from '../../../src/orders/journal/index.js';
 import type { Journal } from '../../../src/orders/journal/index.js';
-import { CLIENT_ID, PAIR, SLOT, T0, TO_OPEN, defaultEvent, snap, wireOrder } from '../fixtures.js';
+import {
+  CLIENT_ID,
+  PAIR,
+  SLOT,
+  STATES_TO_OPEN,
+  T0,
+  TO_OPEN,
+  defaultEvent,
+  snap,
+  wireOrder,
+} from '../fixtures.js';
 import { steppingClock, useTempStores } from './helpers/temp-store.js';
 
 /**
@@ -64,13 +74,7 @@ describe('journal + order registry', () => {
         ['0.4', '0.4'],
       ]);
       expect(journal.transitions(CLIENT_ID).map((t) => t.toState)).toEqual([
-        'INTENT',
-        'PREPARING',
-        'PREPARED',
-        'SIGNED',
-        'SUBMITTING',
-        'SUBMITTED',
-        'OPEN',
+        ...STATES_TO_OPEN,
         'PARTIALLY_FILLED',
       ]);
     } finally {

@@ -6,6 +6,7 @@ import { StoreLockedError, readStoreLock, storeLockHeld } from '../../../src/ord
 import { acquireStoreLock, lockDatabasePath } from '../../../src/orders/journal/store-lock.js';
 import { bundleFixture, canUnshareUts, spawnChild } from './helpers/child.js';
 import { useTempStores } from './helpers/temp-store.js';
+import { thrownBy as caught } from '../../helpers/thrown.js';
 
 const stores = useTempStores();
 
@@ -17,15 +18,6 @@ function deadPid(): number {
 function writeNote(storePath: string, holder: Record<string, unknown> | string): void {
   fs.mkdirSync(storePath.slice(0, storePath.lastIndexOf('/')), { recursive: true });
   fs.writeFileSync(`${storePath}.lock`, typeof holder === 'string' ? holder : JSON.stringify(holder));
-}
-
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('store lock: in process', () => {

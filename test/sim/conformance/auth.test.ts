@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Account, PairsData } from '../../../src/venue/schemas.js';
-import { type SimHarness, errBody, okData, startSimHarness } from '../../helpers/sim-harness.js';
+import { errBody, okData, simHarnessPerSuite } from '../../helpers/sim-harness.js';
 
 /** Section 5: authentication. */
 describe('section 5: authentication', () => {
-  let h: SimHarness;
-  beforeAll(async () => {
-    h = await startSimHarness();
-  });
-  afterAll(() => h.close());
+  const h = simHarnessPerSuite();
 
   it('accepts the key as Authorization: Bearer and as X-API-Key, equivalently', async () => {
     const bearer = okData(await h.api('GET', '/account', { auth: 'bearer' }), Account);

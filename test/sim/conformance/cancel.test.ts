@@ -1,21 +1,14 @@
-import type FakeTimers from '@sinonjs/fake-timers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
-import { OrderData, PrepareCancelData } from '../../../src/venue/schemas.js';
-import { errBody, okData, type SimHarness, startFakeTimeHarness } from '../../helpers/sim-harness.js';
+import { PrepareCancelData } from '../../../src/venue/schemas.js';
+import { errBody, okData, fakeTimeHarnessPerSuite } from '../../helpers/sim-harness.js';
 
 /** Section 4, POST /orders/{contractId}/cancel and POST /orders/cancel. */
 describe('cancel', () => {
-  let h: SimHarness;
-  let fake: FakeTimers.Clock;
-  beforeAll(async () => {
-    ({ h, fake } = await startFakeTimeHarness());
-  });
-  afterAll(() => h.close());
+  const { h, fake } = fakeTimeHarnessPerSuite();
 
-  const order = async (id: string) => okData(await h.api('GET', `/orders/${id}`), OrderData).order;
-  const take = (side: 'BUY' | 'SELL', qty: string, limit: string) =>
-    h.venue.market.takeLiquidity('BTC/USDC', side, dec(qty), dec(limit));
+  const order = (id: string) => h.getOrder(id);
+  const take = (side: 'BUY' | 'SELL', qty: string, limit: string) => h.take(side, qty, limit);
 
   it('answers 202 {cancelled: false, order, signing}; the commit cancels and releases the lock together', async () => {
     const placed = await h.place({ side: 'BUY', price: '60000', quantity: '0.01' });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Account, PrepareCancelData, PrepareOrderData } from '../../../src/venue/schemas.js';
-import { type SimHarness, errBody, okData, startSimHarness } from '../../helpers/sim-harness.js';
+import { errBody, okData, simHarnessPerSuite } from '../../helpers/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 
@@ -12,11 +12,7 @@ const json = <T>(r: { text: string }) => (JSON.parse(r.text) as AdminOk<T>).data
 
 /** The operator's actions through the loopback admin endpoints, and the ground-truth reads. */
 describe('operator actions over /admin (loopback)', () => {
-  let h: SimHarness;
-  beforeAll(async () => {
-    h = await startSimHarness();
-  });
-  afterAll(() => h.close());
+  const h = simHarnessPerSuite();
 
   it('suspends, disables and reactivates an account', async () => {
     for (const [action, status] of [

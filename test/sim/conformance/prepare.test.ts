@@ -1,23 +1,20 @@
-import type FakeTimers from '@sinonjs/fake-timers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BalancesData, OrderBook, PrepareOrderData } from '../../../src/venue/schemas.js';
 import {
   errBody,
   okData,
   type SimHarness,
-  startFakeTimeHarness,
+  fakeTimeHarnessPerSuite,
+  simHarnessPerSuite,
   startSimHarness,
 } from '../../helpers/sim-harness.js';
+import { NOTHING_TO_SIGN } from '../../helpers/venue-wire.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 
 /** Section 4, POST /orders: the prepare rules, each with its own code. */
 describe('POST /orders (prepare)', () => {
-  let h: SimHarness;
-  beforeAll(async () => {
-    h = await startSimHarness({ account: { allowedPairs: ['BTC/USDC'] } });
-  });
-  afterAll(() => h.close());
+  const h = simHarnessPerSuite({ account: { allowedPairs: ['BTC/USDC'] } });
 
   it('answers 202 with a full signing envelope; nothing rests and nothing is locked', async () => {
     const res = await h.api('POST', '/orders', { body: { ...LIMIT, clientOrderId: `${h.prefix}env` } });
@@ -173,17 +170,7 @@ describe('POST /orders (prepare)', () => {
     expect(res.status).toBe(201);
     // The envelope's shape with nothing to sign (an independent client reads every field), …
     const wire = JSON.parse(res.text) as { data: { signing: Record<string, unknown> } };
-    expect(wire.data.signing).toEqual({
-      requiresSignature: false,
-      preparedTransactionHash: null,
-      hashingSchemeVersion: null,
-      commandId: null,
-      submitToken: null,
-      submitUrl: null,
-      status: null,
-      signingUrl: null,
-      prepared: null,
-    });
+    expect(wire.data.signing).toEqual(NOTHING_TO_SIGN);
     // … which the daemon's client reads as no envelope.
     const data = okData(res, PrepareOrderData);
     expect(data.signing).toBeNull();
@@ -221,12 +208,7 @@ describe('POST /orders: caps', () => {
 });
 
 describe('POST /orders: one placement at a time per party', () => {
-  let h: SimHarness;
-  let fake: FakeTimers.Clock;
-  beforeAll(async () => {
-    ({ h, fake } = await startFakeTimeHarness());
-  });
-  afterAll(() => h.close());
+  const { h, fake } = fakeTimeHarnessPerSuite();
 
   it('refuses a prepare while the previous placement awaits confirmation with LEDGER_COMMAND_REJECTED', async () => {
     const first = okData(

@@ -1,23 +1,16 @@
-import type FakeTimers from '@sinonjs/fake-timers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
-import { OrderData, OrdersData, PrepareCancelData, PrepareOrderData } from '../../../src/venue/schemas.js';
-import { errBody, okData, type SimHarness, startFakeTimeHarness } from '../../helpers/sim-harness.js';
+import { OrdersData, PrepareCancelData, PrepareOrderData } from '../../../src/venue/schemas.js';
+import { errBody, okData, fakeTimeHarnessPerSuite } from '../../helpers/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 
 /** Section 3, "Rules that hold": one test per row of the table, over HTTP. */
 describe('section 3: rules that hold', () => {
-  let h: SimHarness;
-  let fake: FakeTimers.Clock;
-  beforeAll(async () => {
-    ({ h, fake } = await startFakeTimeHarness());
-  });
-  afterAll(() => h.close());
+  const { h, fake } = fakeTimeHarnessPerSuite();
 
-  const order = async (id: string) => okData(await h.api('GET', `/orders/${id}`), OrderData).order;
-  const take = (side: 'BUY' | 'SELL', qty: string, limit: string) =>
-    h.venue.market.takeLiquidity('BTC/USDC', side, dec(qty), dec(limit));
+  const order = (id: string) => h.getOrder(id);
+  const take = (side: 'BUY' | 'SELL', qty: string, limit: string) => h.take(side, qty, limit);
 
   it('prepare 202: nothing on the book, status and contractId null; an abandoned prepare expires with no funds committed', async () => {
     const res = await h.api('POST', '/orders', { body: { ...LIMIT, clientOrderId: `${h.prefix}abandon` } });

@@ -1,31 +1,19 @@
 import { sign as edSign } from 'node:crypto';
-import type FakeTimers from '@sinonjs/fake-timers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrderData, OrdersData, PrepareOrderData, type SigningEnvelope } from '../../../src/venue/schemas.js';
-import {
-  errBody,
-  makeTestKey,
-  okData,
-  type SimHarness,
-  startFakeTimeHarness,
-} from '../../helpers/sim-harness.js';
+import { describe, expect, it } from 'vitest';
+import { OrdersData, PrepareOrderData, type SigningEnvelope } from '../../../src/venue/schemas.js';
+import { errBody, makeTestKey, okData, fakeTimeHarnessPerSuite } from '../../helpers/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 
 /** Section 4, POST {submit_url}: the submission rules. The fake clock holds commits until ticked. */
 describe('POST {submit_url}', () => {
-  let h: SimHarness;
-  let fake: FakeTimers.Clock;
-  beforeAll(async () => {
-    ({ h, fake } = await startFakeTimeHarness());
-  });
-  afterAll(() => h.close());
+  const { h, fake } = fakeTimeHarnessPerSuite();
 
   async function prepare(body: object = LIMIT): Promise<{ orderId: string; signing: SigningEnvelope }> {
     const data = okData(await h.api('POST', '/orders', { body }), PrepareOrderData);
     return { orderId: data.order.orderId, signing: data.signing! };
   }
-  const order = async (id: string) => okData(await h.api('GET', `/orders/${id}`), OrderData).order;
+  const order = (id: string) => h.getOrder(id);
 
   it('answers 200 with an empty body; the order commits asynchronously and locks funds only then', async () => {
     const { orderId, signing } = await prepare();

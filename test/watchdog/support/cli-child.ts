@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onLines } from '../../helpers/line-reader.js';
 
 /**
  * The real `ledger-mm` CLI as a child process. Node 20 cannot run TypeScript and no TS runner is
@@ -66,21 +67,12 @@ export function spawnCli(main: string, args: string[], env: Record<string, strin
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
-  let buffer = '';
   let err = '';
-  proc.stdout.setEncoding('utf8');
-  proc.stdout.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line.trim() === '') continue;
-      try {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        lines.push({ text: line });
-      }
+  onLines(proc.stdout, (line) => {
+    try {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      lines.push({ text: line });
     }
   });
   proc.stderr.setEncoding('utf8');

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onLines } from '../../../helpers/line-reader.js';
 
 /**
  * Child processes for the lock and crash tests. Node 20 cannot run TypeScript, and no TS runner
@@ -74,20 +75,15 @@ export function spawnChild(file: string, args: string[], opts: { hostname?: stri
         );
   const lines: unknown[] = [];
   const waiters = new Set<() => void>();
-  let buffer = '';
   let stderr = '';
   let done = false;
-  proc.stdout.setEncoding('utf8');
-  proc.stdout.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line.trim() !== '') lines.push(JSON.parse(line));
-    }
-    for (const w of [...waiters]) w();
-  });
+  onLines(
+    proc.stdout,
+    (line) => lines.push(JSON.parse(line)),
+    () => {
+      for (const w of [...waiters]) w();
+    },
+  );
   proc.stderr.setEncoding('utf8');
   proc.stderr.on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
