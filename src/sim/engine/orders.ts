@@ -1,6 +1,6 @@
 import { type Dec, ZERO, toWire } from '../../core/decimal.js';
 import type { Order } from '../../venue/schemas.js';
-import type { KnownOrderStatus } from '../../core/order-status.js';
+import { type KnownOrderStatus, isTerminalStatus } from '../../core/order-status.js';
 import type { FillTruth, OrderHistoryEntry, OrderTruth } from './ground-truth.js';
 
 /**
@@ -240,7 +240,7 @@ export class OrderStore {
     if (open === undefined) return [];
     const out: OrderRecord[] = [];
     for (const o of open) {
-      if (o.status !== null && FINAL.has(o.status)) open.delete(o);
+      if (isTerminalStatus(o.status)) open.delete(o);
       else out.push(o);
     }
     return out;
@@ -255,7 +255,7 @@ export class OrderStore {
     for (const [partyId, list] of this.byParty) {
       const kept: OrderRecord[] = [];
       for (const o of list) {
-        if (o.status === null || !FINAL.has(o.status) || o.updatedAt >= cutoff) {
+        if (!isTerminalStatus(o.status) || o.updatedAt >= cutoff) {
           kept.push(o);
           continue;
         }
@@ -273,8 +273,6 @@ export class OrderStore {
     return forgotten;
   }
 }
-
-const FINAL: ReadonlySet<string> = new Set(['FILLED', 'CANCELLED', 'EXPIRED', 'REJECTED']);
 
 function clientKey(partyId: string, clientOrderId: string): string {
   return `${partyId}\n${clientOrderId}`;
