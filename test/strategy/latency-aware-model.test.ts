@@ -12,11 +12,8 @@ import { NOW, PAIR, bal, book, d, market, pairParams, params, snapshot } from '.
  * exactly 10 bps over a placement and 5 bps over a cancel.
  */
 
-const P = pairParams({
-  model: 'latency-aware',
-  spread: { bidBps: 5, askBps: 5 },
-  latency: { spreadZ: 1.5, marginBps: 8, toxicZ: 1, toxicShare: 0.3, insideZ: 0.75, outsideZ: 2 },
-});
+const LATENCY = { spreadZ: 1.5, marginBps: 8, toxicZ: 1, toxicShare: 0.3, insideZ: 0.75, outsideZ: 2 };
+const P = pairParams({ model: 'latency-aware', spread: { bidBps: 5, askBps: 5 }, latency: LATENCY });
 const TIMED = { placementMs: 100_000, cancelMs: 25_000, queued: 0 };
 
 describe('latencyAwareShape', () => {
@@ -54,11 +51,44 @@ describe('latencyAwareShape', () => {
     expect(slow.bidBps).toBeCloseTo(1.5 * 20 + 8, 9);
   });
 
-  it('carries the inventory skew as the centre shift', () => {
-    expect(latencyAwareShape(1, TIMED, P, -4).centerShiftBps).toBe(-4);
+  // half 23, toxic 6.9, inside 7.5: a reducing quote is stable from 14.4 bps out.
+  const distancesOf = (s: ReturnType<typeof latencyAwareShape>) => ({
+    bid: s.bidBps - s.centerShiftBps,
+    ask: s.askBps + s.centerShiftBps,
+  });
+  it.each([
+    // Long 4 bps: both quotes move down by it.
+    { shift: -4, bid: 27, ask: 19 },
+    // Long 15 bps: the ask would be at 8, inside its toxic edge (6.9) + inside band (7.5): it stops
+    // at 14.4, and the bid does not move out.
+    { shift: -15, bid: 38, ask: 14.4 },
+    // Short 15 bps: the mirror.
+    { shift: 15, bid: 14.4, ask: 38 },
+    { shift: 0, bid: 23, ask: 23 },
+  ])('shift: skew $shift bps gives bid $bid, ask $ask', ({ shift, bid, ask }) => {
+    const s = latencyAwareShape(1, TIMED, P, shift);
+    expect(distancesOf(s).bid).toBeCloseTo(bid, 9);
+    expect(distancesOf(s).ask).toBeCloseTo(ask, 9);
+    expect(s.tolerance).toEqual(latencyAwareShape(1, TIMED, P, 0).tolerance);
   });
 
-  // half 23, toxic 6.9, inside 7.5: a reducing quote is stable from 14.4 bps out.
+  it.each([-60, -30, -15, -7, 0, 7, 15, 30, 60])(
+    'no skew (%s bps) puts a quote nearer than its toxic edge + inside band, in either mode',
+    (shift) => {
+      for (const skewMode of ['shift', 'keep-band'] as const) {
+        const withMode = pairParams({
+          model: 'latency-aware',
+          spread: { bidBps: 5, askBps: 5 },
+          latency: { ...LATENCY, skewMode },
+        });
+        const s = latencyAwareShape(1, TIMED, withMode, shift);
+        const t = s.tolerance!;
+        expect(distancesOf(s).bid).toBeGreaterThanOrEqual(t.BUY.toxicEdgeBps + t.BUY.insideBps - 1e-9);
+        expect(distancesOf(s).ask).toBeGreaterThanOrEqual(t.SELL.toxicEdgeBps + t.SELL.insideBps - 1e-9);
+      }
+    },
+  );
+
   const KEEP = pairParams({
     model: 'latency-aware',
     spread: { bidBps: 5, askBps: 5 },
@@ -82,15 +112,11 @@ describe('latencyAwareShape', () => {
     { shift: 0, bid: 23, ask: 23 },
   ])('keep-band: skew $shift bps gives bid $bid, ask $ask', ({ shift, bid, ask }) => {
     const s = latencyAwareShape(1, TIMED, KEEP, shift);
-    const plain = latencyAwareShape(1, TIMED, P, shift);
-    const distances = { bid: s.bidBps - s.centerShiftBps, ask: s.askBps + s.centerShiftBps };
-    expect(distances.bid).toBeCloseTo(bid, 9);
-    expect(distances.ask).toBeCloseTo(ask, 9);
-    // The asymmetry (bid distance − ask distance) is the plain shift's; the tolerance is unchanged.
-    const plainBid = plain.bidBps - plain.centerShiftBps;
-    const plainAsk = plain.askBps + plain.centerShiftBps;
-    expect(distances.bid - distances.ask).toBeCloseTo(plainBid - plainAsk, 9);
-    expect(s.tolerance).toEqual(plain.tolerance);
+    // The asymmetry (bid distance − ask distance) is the whole skew's; the tolerance is unchanged.
+    expect(distancesOf(s).bid).toBeCloseTo(bid, 9);
+    expect(distancesOf(s).ask).toBeCloseTo(ask, 9);
+    expect(distancesOf(s).bid - distancesOf(s).ask).toBeCloseTo(-2 * shift, 9);
+    expect(s.tolerance).toEqual(latencyAwareShape(1, TIMED, P, shift).tolerance);
   });
 });
 

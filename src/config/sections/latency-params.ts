@@ -55,7 +55,7 @@ export const latencyParamSpecs = {
     2,
   ),
   skewMode: enumParam(
-    "latency-aware: how the inventory skew moves the quotes. 'shift' moves both by it; 'keep-band' never brings the reducing side closer to the reference than the edge it would be repriced or pulled at (toxic edge + inside band) and moves the accumulating side out by what the reducing side could not take, so the quotes keep the skew's full asymmetry without a reducing quote that churns.",
+    "latency-aware: how the inventory skew moves the quotes. 'shift' moves both by it, except that the side it brings in stops at toxic edge + inside band (nearer, the quote would be refused by its own tolerance); 'keep-band' never brings the reducing side closer to the reference than the edge it would be repriced or pulled at (toxic edge + inside band) and moves the accumulating side out by what the reducing side could not take, so the quotes keep the skew's full asymmetry without a reducing quote that churns.",
     ['shift', 'keep-band'],
     'shift',
   ),

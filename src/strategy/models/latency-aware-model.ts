@@ -11,7 +11,8 @@ import { spreadModel } from './spread-model.js';
  * how far the price moves in those times, `σ·√T` (σ in bps per √s, from `volatility.ts`):
  *
  * - half-spread  `h = max(spread.{bid,ask}Bps, spreadZ·σ√T_place + marginBps)`, both sides shifted
- *   by the linear inventory skew;
+ *   by the linear inventory skew, but never nearer the reference than the side's toxic edge plus
+ *   its inside band (a quote nearer would be refused by its own tolerance the moment it is judged);
  * - toxic edge   `max(toxicZ·σ√T_cancel, toxicShare·h)`: a resting quote whose distance from the
  *   reference (its edge) falls below it is cancelled at once, without waiting for a replacement;
  * - tolerance    the order is kept while its edge stays within `[edge − insideZ·σ√T_place,
@@ -74,10 +75,37 @@ export function latencyAwareShape(
   };
   const BUY = tolerance(bidBps);
   const SELL = tolerance(askBps);
-  if (l.skewMode === 'shift' || centerShiftBps === 0) {
-    return { centerShiftBps, bidBps, askBps, tolerance: { BUY, SELL } };
-  }
-  return { ...keepBand(bidBps, askBps, centerShiftBps, BUY, SELL), tolerance: { BUY, SELL } };
+  if (centerShiftBps === 0) return { centerShiftBps, bidBps, askBps, tolerance: { BUY, SELL } };
+  const skewed =
+    l.skewMode === 'shift'
+      ? shiftWithFloor(bidBps, askBps, centerShiftBps, BUY, SELL)
+      : keepBand(bidBps, askBps, centerShiftBps, BUY, SELL);
+  return { ...skewed, tolerance: { BUY, SELL } };
+}
+
+/**
+ * The closest a quote may sit to the reference: its toxic edge plus its inside band. Nearer, a
+ * fresh quote is repriced or pulled the moment it is judged, so one planned there is refused by
+ * the pipeline's own freshness check on every pass (each pass spending a rate token on it).
+ */
+const nearest = (t: QuoteTolerance): number => t.toxicEdgeBps + t.insideBps;
+
+/**
+ * The `shift` skew: bid `h_b − s`, ask `h_a + s`, except that neither side comes nearer the
+ * reference than {@link nearest}; the other side does not move.
+ */
+function shiftWithFloor(
+  bidBps: number,
+  askBps: number,
+  shift: number,
+  buy: QuoteTolerance,
+  sell: QuoteTolerance,
+): { centerShiftBps: number; bidBps: number; askBps: number } {
+  return {
+    centerShiftBps: 0,
+    bidBps: Math.max(bidBps - shift, nearest(buy)),
+    askBps: Math.max(askBps + shift, nearest(sell)),
+  };
 }
 
 /**
@@ -94,15 +122,14 @@ function keepBand(
   buy: QuoteTolerance,
   sell: QuoteTolerance,
 ): { centerShiftBps: number; bidBps: number; askBps: number } {
-  const floor = (t: QuoteTolerance): number => t.toxicEdgeBps + t.insideBps;
   let bid = bidBps - shift;
   let ask = askBps + shift;
-  if (shift > 0 && bid < floor(buy)) {
-    ask += floor(buy) - bid;
-    bid = floor(buy);
-  } else if (shift < 0 && ask < floor(sell)) {
-    bid += floor(sell) - ask;
-    ask = floor(sell);
+  if (shift > 0 && bid < nearest(buy)) {
+    ask += nearest(buy) - bid;
+    bid = nearest(buy);
+  } else if (shift < 0 && ask < nearest(sell)) {
+    bid += nearest(sell) - ask;
+    ask = nearest(sell);
   }
   return { centerShiftBps: 0, bidBps: bid, askBps: ask };
 }
