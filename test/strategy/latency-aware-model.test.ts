@@ -4,8 +4,9 @@ import { latencyAwareModel, latencyAwareShape } from '../../src/strategy/models/
 import { UNMEASURED } from '../../src/strategy/models/quoting-model.js';
 import { MODEL_NAMES, QUOTING_MODELS, quotingModel } from '../../src/strategy/models/registry.js';
 import { pairParamSpecs } from '../../src/config/sections/strategy-params.js';
+import { orderFits } from '../../src/strategy/reconciler.js';
 import { computeQuotes } from '../../src/strategy/strategy.js';
-import { NOW, PAIR, bal, book, d, market, pairParams, params, snapshot } from './fixtures.js';
+import { NOW, PAIR, bal, book, d, market, own, pairParams, params, snapshot } from './fixtures.js';
 
 /**
  * The latency-aware model's distances. σ = 1 bp per √s and times of 100 s / 25 s give moves of
@@ -168,6 +169,41 @@ describe('latencyAwareModel in the strategy', () => {
     expect(plain.quotes).toEqual(spread.quotes);
     expect(latencyAwareModel.name).toBe('latency-aware');
   });
+
+  it.each(['shift', 'keep-band'] as const)(
+    'skew mode %s: whatever the holdings, every quote fits its own tolerance the moment it is planned',
+    (skewMode) => {
+      // The pipeline's freshness check asks exactly this of a quote just planned: one that failed
+      // it would be planned and refused again on every pass.
+      const p = params({
+        [PAIR]: {
+          model: 'latency-aware',
+          levels: { count: 2, spacingBps: 20 },
+          inventory: { targetBase: '10', rangeBase: '5', maxSkewBps: 30 },
+          latency: { skewMode },
+        },
+      });
+      const reconcile = { priceToleranceBps: 8, sizeTolerancePct: 30, maxOrderAgeMs: 3_600_000 };
+      for (let held = 1; held <= 20; held += 1) {
+        const wallet = { BTC: bal(held), USDC: bal(100_000) };
+        const r = computeQuotes(snapshot([m], wallet), [], wallet, p, TIMED);
+        expect(r.quotes.map((q) => q.side).sort(), `${held} BTC`).toEqual(['BUY', 'BUY', 'SELL', 'SELL']);
+        for (const q of r.quotes) {
+          const asOrder = own({
+            side: q.side,
+            price: q.price,
+            remaining: q.quantity,
+            slot: q.slot,
+            since: NOW,
+          });
+          expect(
+            orderFits(asOrder, q, reconcile, NOW).fits,
+            `${held} BTC: ${q.slot} at ${q.price.toFixed()}`,
+          ).toBe(true);
+        }
+      }
+    },
+  );
 });
 
 describe('the model registry', () => {
