@@ -4,7 +4,8 @@ import type { Clock } from '../core/clock.js';
 import { readStoreLock, storeLockHeld } from '../orders/journal/index.js';
 import { generateKeyFile } from '../signing/index.js';
 import type { LatencyProfile } from './latency.js';
-import type { RetentionOptions } from './engine/history-retention.js';
+import { DEFAULT_ENGINE_SETTINGS } from './engine/engine-core.js';
+import { DEFAULT_SWEEP_MS, type RetentionOptions } from './engine/history-retention.js';
 import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from './sim-config.js';
 import { SimVenue } from './sim-venue.js';
 
@@ -46,8 +47,8 @@ export interface PaperVenueOptions {
  * The default bound of each ground-truth log in paper mode. The logs are a debugging window,
  * not the venue's state: at the fast profile's one to two calls a second (each a call record and
  * two events) this keeps about the last three minutes of calls, and every log is full within
- * five minutes, after which paper mode's memory is flat (`npm run bench`: a ten-minute run is
- * judged on its last five). `/admin/truth/*` reads show these entries only; `ledger-mm
+ * five minutes (the orders and commands the venue retains take longer: {@link PAPER_WARMUP_MS}).
+ * `/admin/truth/*` reads show these entries only; `ledger-mm
  * sim-venue` keeps everything.
  */
 export const PAPER_TRUTH_LIMIT = 300;
@@ -58,6 +59,20 @@ export const PAPER_TRUTH_LIMIT = 300;
  * daemon (5-minute prepares, 20-minute tokens, 10-minute recovery history).
  */
 export const PAPER_HISTORY: RetentionOptions = { endedOrdersMs: 60 * 60_000, publicTrades: 5_000 };
+
+/**
+ * How long a paper session's memory takes to reach its steady state: the venue keeps a prepared
+ * command until its submitToken died (20 minutes) plus {@link PAPER_HISTORY}'s hour, and forgets
+ * it at the next sweep (each minute), so the first command leaves at 81 minutes; every other
+ * bound is full sooner (the daemon's registry at 10 minutes, the venue's ended orders at 61, its
+ * ground-truth logs within 5). Until then the live heap grows with them (in-process, fast
+ * profile: +9 MiB from minute 10 to 80, flat after; `npm run bench`), and the V8 heap's headroom
+ * with it, so memory measured inside the warm-up cannot tell a leak from the fill.
+ */
+export const PAPER_WARMUP_MS =
+  DEFAULT_ENGINE_SETTINGS.submitTokenTtlMs +
+  PAPER_HISTORY.endedOrdersMs +
+  (PAPER_HISTORY.sweepMs ?? DEFAULT_SWEEP_MS);
 
 /** A running paper venue. */
 export interface PaperVenue {

@@ -79,8 +79,9 @@ function floatOf(price: Dec): number {
 }
 
 /**
- * Raw returns ending at each last sample seen: a poll's new mid history is the last one with a
- * sample appended (and the oldest dropped), so its returns are the last one's plus one.
+ * Raw returns ending at the last sample of the newest history seen: a poll's new mid history is
+ * the last one with a sample appended (and the oldest dropped), so its returns are the last one's
+ * plus one. Only the newest history's entry is kept (see {@link rawReturns}).
  */
 const byLast = new WeakMap<PricePoint, readonly RawReturn[]>();
 
@@ -92,6 +93,13 @@ function rawReturns(series: readonly PricePoint[]): readonly RawReturn[] {
   memo.set(series, out);
   const last = series.at(-1);
   if (last !== undefined) byLast.set(last, out);
+  // Invariant: the returns ending at the previous last sample are dropped once extended. Every
+  // sample of the window stays alive in the history, and each would otherwise keep a whole
+  // window of returns: quadratic in the window (4.7 MiB for paper mode's two 15-minute mid
+  // histories, up to 22 MiB at the 1 200-sample cap). An older history asked for again is
+  // recomputed.
+  const prev = series.at(-2);
+  if (prev !== undefined) byLast.delete(prev);
   return out;
 }
 

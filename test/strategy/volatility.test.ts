@@ -1,6 +1,9 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
-import type { TradeView } from '../../src/market/market-snapshot.js';
+import type { MidSample, TradeView } from '../../src/market/market-snapshot.js';
+import { appendMid } from '../../src/market/mid-history.js';
 import { estimateSigma, ewmaSigma, logReturns } from '../../src/strategy/volatility.js';
 import { NOW, d, market, pairParams } from './fixtures.js';
 
@@ -113,5 +116,34 @@ describe('estimateSigma', () => {
   it('is null when neither series has enough returns: never guessed', () => {
     expect(estimateSigma(market({ mids: mids.slice(0, 2) }), NOW, vol({ minSamples: 5 }))).toBeNull();
     expect(estimateSigma(market(), NOW, vol())).toBeNull();
+  });
+});
+
+describe('the σ memo over a polled mid history', () => {
+  it('keeps memory linear in the window: 1 200 polls of a full 1 200-sample history retain under 2 MiB', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const params = pairParams({ volatility: { minSamples: 2, windowMs: 3_600_000 } }).volatility;
+    const limits = { keepMs: 3_600_000, maxSamples: 1_200 };
+    const at = (i: number): number => NOW - 3_000_000 + i * 1_000;
+    const sample = (i: number): MidSample => ({ at: at(i), price: d(100 + Math.sin(i / 7)) });
+    let mids: readonly MidSample[] = [];
+    for (let i = 0; i < 1_200; i++) mids = appendMid(mids, sample(i), limits);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // As the daemon runs: each book poll replaces the history and the quote cycle reads σ.
+    let last = null;
+    for (let i = 1_200; i < 2_400; i++) {
+      mids = appendMid(mids, sample(i), limits);
+      last = estimateSigma(market({ mids }), at(i), params);
+    }
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    // Keeping the returns of every sample's history held 1 200 arrays of 1 200 returns (11 MiB).
+    expect(retained).toBeLessThan(2 * 1024 * 1024);
+    // The incremental path agrees with a fresh computation of the same history.
+    const fresh = estimateSigma(market({ mids: [...mids] }), at(2_399), params);
+    expect(last?.returns).toBe(1_199);
+    expect(last?.sigma).toBeCloseTo(fresh!.sigma, 15);
   });
 });

@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { PAPER_HISTORY, PAPER_TRUTH_LIMIT } from '../../sim/paper-venue.js';
+import { PAPER_HISTORY, PAPER_TRUTH_LIMIT, PAPER_WARMUP_MS } from '../../sim/paper-venue.js';
 import { benchPaperDaemon } from './in-process.js';
 import { linearFit } from './measure.js';
 
@@ -19,7 +19,10 @@ export interface LongRunOptions {
   readonly hours?: number;
   /** Between heap samples, simulated ms. Default 30 min. */
   readonly sampleMs?: number;
-  /** The growth is fitted from this many simulated hours on (start-up and JIT before). Default 1. */
+  /**
+   * The growth is fitted from this many simulated hours on. Default the warm-up,
+   * {@link PAPER_WARMUP_MS} (81 minutes: until then the venue's retained history fills).
+   */
   readonly fitFromHours?: number;
   readonly seed?: number;
   /** Called after each sample (progress). */
@@ -35,7 +38,7 @@ export interface LongRunFigures {
     readonly heapMiB: number;
     readonly registry: number;
   }[];
-  /** Least-squares growth of the live heap after the first hour, MiB per simulated hour. */
+  /** Least-squares growth of the live heap after the warm-up, MiB per simulated hour. */
   readonly growthMiBPerHour: number;
   /**
    * Orders and prepared commands the venue holds at the end: every one when unbounded, the
@@ -108,7 +111,7 @@ async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promi
       samples.push(sample);
       o.onSample?.(bounded ? 'as shipped' : 'unbounded (before)', sample.hours, sample.heapMiB);
     }
-    const later = samples.filter((s) => s.hours >= (o.fitFromHours ?? 1));
+    const later = samples.filter((s) => s.hours >= (o.fitFromHours ?? PAPER_WARMUP_MS / 3_600_000));
     const fit = linearFit(
       later.map((s) => s.hours),
       later.map((s) => s.heapMiB),

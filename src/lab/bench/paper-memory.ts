@@ -5,23 +5,37 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { PAPER_WARMUP_MS } from '../../sim/paper-venue.js';
 import { linearFit } from './measure.js';
 
 /**
  * Steady-state memory of paper trading: `ledger-mm paper --latency fast` of the BUILT CLI, run
  * as a child process in real time (fresh venue and journal in a temp directory, its metrics on a
  * free loopback port), its `/metrics` scraped every `sampleMs` for `process_resident_memory_bytes`,
- * `nodejs_heap_size_used_bytes` and `ledger_mm_orders` (the orders the registry holds). At the
- * end: the last figures, the peak, and the growth over the last `windowMs` (a least-squares slope
- * and the first/last delta), judged against the noise of the samples. The child is stopped with
+ * the V8 heap (used and total), external memory and `ledger_mm_orders` (the orders the registry
+ * holds). At the end: the last figures, the peak, and the growth over a window (a least-squares
+ * slope and the first/last delta) against the noise of the samples. The child is stopped with
  * SIGTERM (it cancels its quotes) and its exit awaited.
+ *
+ * The growth is judged only after the warm-up ({@link PAPER_WARMUP_MS}: 81 minutes, until the
+ * venue's retained history is full) and over at least {@link MIN_STEADY_MS} after it. A shorter
+ * run reports the growth over its last minutes for information: it measures the fill of bounded
+ * windows, not a leak (see {@link verdictWindow}).
  */
+
+/** The least steady-state span (after the warm-up) whose growth is judged. */
+export const MIN_STEADY_MS = 30 * 60_000;
 
 /** Options of {@link runPaperMemory}. */
 export interface PaperMemoryOptions {
   /** How long the child trades. Default 10 minutes. */
   readonly durationMs?: number;
-  /** The growth window at the end. Default the last half of the run, at most 5 minutes. */
+  /** Memory still filling bounded windows until then. Default {@link PAPER_WARMUP_MS}. */
+  readonly warmupMs?: number;
+  /**
+   * The growth window of a run too short to judge (shown for information). Default the last half
+   * of the run, at most 5 minutes. A judged run's window is everything after the warm-up.
+   */
   readonly windowMs?: number;
   /** Default 10 s. */
   readonly sampleMs?: number;
@@ -39,6 +53,10 @@ export interface MemorySample {
   readonly t: number;
   readonly rssBytes: number;
   readonly heapUsedBytes: number;
+  /** The V8 heap's reserved size (used + headroom); null when the exposition lacks it. */
+  readonly heapTotalBytes: number | null;
+  /** Memory of C++ objects bound to JS objects (`external`), null when absent. */
+  readonly externalBytes: number | null;
   /** Σ `ledger_mm_orders` over states: the orders the registry holds. */
   readonly registryOrders: number | null;
 }
@@ -61,7 +79,12 @@ export interface Growth {
 /** What {@link runPaperMemory} reports. */
 export interface PaperMemoryResult {
   readonly durationMs: number;
+  readonly warmupMs: number;
+  /** The growth window: from `windowStartMs` (ms since start) to the last sample. */
+  readonly windowStartMs: number;
   readonly windowMs: number;
+  /** True when the window lies after the warm-up and spans {@link MIN_STEADY_MS}. */
+  readonly judged: boolean;
   readonly sampleMs: number;
   readonly samples: readonly MemorySample[];
   /** The last sample's figures, MiB. */
@@ -86,7 +109,7 @@ export const BUILT_CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.
 /** Runs the measurement; see the module doc. */
 export async function runPaperMemory(o: PaperMemoryOptions = {}): Promise<PaperMemoryResult> {
   const durationMs = o.durationMs ?? 600_000;
-  const windowMs = o.windowMs ?? Math.min(300_000, durationMs / 2);
+  const warmupMs = o.warmupMs ?? PAPER_WARMUP_MS;
   const sampleMs = o.sampleMs ?? 10_000;
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-bench-paper-'));
@@ -117,6 +140,8 @@ export async function runPaperMemory(o: PaperMemoryOptions = {}): Promise<PaperM
         t: Math.round(performance.now() - t0),
         rssBytes: metric(text, 'process_resident_memory_bytes') ?? 0,
         heapUsedBytes: metric(text, 'nodejs_heap_size_used_bytes') ?? 0,
+        heapTotalBytes: metric(text, 'nodejs_heap_size_total_bytes'),
+        externalBytes: metric(text, 'nodejs_external_memory_bytes'),
         registryOrders: sumOf(text, 'ledger_mm_orders'),
       };
       samples.push(s);
@@ -140,14 +165,35 @@ export async function runPaperMemory(o: PaperMemoryOptions = {}): Promise<PaperM
   const placements = (fs.readFileSync(logFile, 'utf8').match(/\bplaced (BUY|SELL)\b/g) ?? []).length;
   fs.rmSync(dir, { recursive: true, force: true });
   if (samples.length === 0) throw new Error('no sample of the paper child could be taken');
-  const last = samples[samples.length - 1]!;
-  const end = last.t;
-  const inWindow = samples.filter((s) => s.t >= end - windowMs);
+  return summarisePaperMemory(samples, {
+    durationMs,
+    warmupMs,
+    sampleMs,
+    ...(o.windowMs === undefined ? {} : { windowMs: o.windowMs }),
+    placements,
+    exitCode: (await exited) ?? null,
+  });
+}
+
+/** The result of a run from its samples (at least one); see {@link PaperMemoryResult}. */
+export function summarisePaperMemory(
+  samples: readonly MemorySample[],
+  run: Pick<PaperMemoryResult, 'durationMs' | 'warmupMs' | 'sampleMs' | 'placements' | 'exitCode'> & {
+    readonly windowMs?: number;
+  },
+): PaperMemoryResult {
+  const last = samples[samples.length - 1];
+  if (last === undefined) throw new RangeError('no memory sample');
+  const w = verdictWindow(last.t, run.warmupMs, run.windowMs);
+  const inWindow = samples.filter((s) => s.t >= w.startMs);
   const orders = samples.map((s) => s.registryOrders).filter((n): n is number => n !== null);
   return {
-    durationMs,
-    windowMs,
-    sampleMs,
+    durationMs: run.durationMs,
+    warmupMs: run.warmupMs,
+    windowStartMs: w.startMs,
+    windowMs: last.t - w.startMs,
+    judged: w.judged,
+    sampleMs: run.sampleMs,
     samples,
     rssMiB: last.rssBytes / MiB,
     heapUsedMiB: last.heapUsedBytes / MiB,
@@ -156,9 +202,24 @@ export async function runPaperMemory(o: PaperMemoryOptions = {}): Promise<PaperM
     heap: growth(inWindow, (s) => s.heapUsedBytes),
     registryOrders: last.registryOrders,
     peakRegistryOrders: orders.length === 0 ? null : Math.max(...orders),
-    placements,
-    exitCode: (await exited) ?? null,
+    placements: run.placements,
+    exitCode: run.exitCode,
   };
+}
+
+/**
+ * Where the growth window of a run whose last sample is at `endMs` starts, and whether its growth
+ * is judged: from the end of the warm-up when at least {@link MIN_STEADY_MS} follows it (judged),
+ * else the last `shortWindowMs` (default half the run, at most 5 minutes; not judged, since the
+ * memory is still filling the venue's and the registry's bounded windows).
+ */
+export function verdictWindow(
+  endMs: number,
+  warmupMs: number,
+  shortWindowMs?: number,
+): { readonly startMs: number; readonly judged: boolean } {
+  if (endMs - warmupMs >= MIN_STEADY_MS) return { startMs: warmupMs, judged: true };
+  return { startMs: Math.max(0, endMs - (shortWindowMs ?? Math.min(300_000, endMs / 2))), judged: false };
 }
 
 /** Growth of one series over samples; see {@link Growth}. */

@@ -14,7 +14,8 @@ import { runSimSpeed } from './sim-speed.js';
  * - placement: local CPU per placement and per cancel (execution layer + journal, instant venue);
  * - polls: CPU per book, trades, orders and balances poll and per quote cycle;
  * - scrape: the metrics scrape (`observability/bench.ts`);
- * - memory: RSS and heap of `ledger-mm paper --latency fast` (a child process, real time, 10 min);
+ * - memory: RSS and heap of `ledger-mm paper --latency fast` (a child process, real time, 10 min;
+ *   its growth is judged only on runs of 111 minutes or more: an 81-minute warm-up, then 30);
  * - longrun: the live heap over simulated hours of paper trading in-process (growth per hour),
  *   as shipped and with the bounds off;
  * - sim: simulated hours per wall-clock second of the `ledger-mm simulate` runner.
@@ -54,7 +55,10 @@ Prints performance figures of ledger-mm on this machine (not a test; exit 0 unle
   --only LIST        comma-separated parts: ${BENCH_PARTS.join(', ')} (default all)
   --serial           run the paper-mode memory part alone, after the CPU parts
   --placements N     placements (and cancels) measured (default 2000; quick 500)
-  --minutes N        paper-mode duration in minutes (default 10; quick 2)
+  --minutes N        paper-mode duration in minutes (default 10; quick 2). Its growth is judged
+                     from 111 minutes on: an 81-minute warm-up (the venue's retained history
+                     filling), then at least 30 minutes of steady state; shorter runs show it
+                     for information only
   --long-hours H     simulated hours of each long run (default 6; quick 2)
   --sim-hours H      simulated hours of the speed run (default 2; quick 0.5)
   --cli PATH         the ledger-mm CLI the memory part runs (default dist/cli/main.js)

@@ -13,8 +13,14 @@ export function createCommand(
 ): PreparedCommand {
   const now = core.now();
   const hash = core.ids.bytes(32);
+  // Every field spelled out, not `{ ...init, … }`: see `OrderStore.create` (one hidden class for
+  // all commands instead of one each).
   const cmd: PreparedCommand = {
-    ...init,
+    kind: init.kind,
+    partyId: init.partyId,
+    orderId: init.orderId,
+    contractId: init.contractId,
+    reason: init.reason,
     commandId: core.ids.commandId(),
     submitToken: core.ids.submitToken(),
     hash,

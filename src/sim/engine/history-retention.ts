@@ -16,13 +16,16 @@ import type { EngineCore } from './engine-core.js';
  * 20-minute token, and the daemon's own history lookups (recovery looks 10 minutes back).
  */
 
+/** How often the sweep runs unless {@link RetentionOptions.sweepMs} says otherwise. */
+export const DEFAULT_SWEEP_MS = 60_000;
+
 /** Options of {@link HistoryRetention}. */
 export interface RetentionOptions {
   /** How long an ended order (and a dead command) is kept after it ended. */
   readonly endedOrdersMs: number;
   /** Public trades kept. */
   readonly publicTrades: number;
-  /** How often the sweep runs. Default one minute. */
+  /** How often the sweep runs. Default {@link DEFAULT_SWEEP_MS}. */
   readonly sweepMs?: number;
 }
 
@@ -47,7 +50,7 @@ export class HistoryRetention {
     if (!Number.isInteger(options.publicTrades) || options.publicTrades < 1) {
       throw new RangeError('publicTrades must be a positive integer');
     }
-    this.sweepMs = options.sweepMs ?? 60_000;
+    this.sweepMs = options.sweepMs ?? DEFAULT_SWEEP_MS;
   }
 
   /** Schedules the sweep on the engine's timers (cancelled with the engine's other timers). */

@@ -170,18 +170,35 @@ export class OrderStore {
       | 'updatedAt'
     >,
   ): OrderRecord {
+    // Every field spelled out, not `{ ...init, … }`: V8 (Node 20) gives each object built by a
+    // spread plus more fields a hidden class of its own (about 0.5 KiB each), and paper mode keeps
+    // an hour of ended orders.
     const o: OrderRecord = {
-      ...init,
       seq: ++this.seq,
+      orderId: init.orderId,
+      partyId: init.partyId,
+      accountSlug: init.accountSlug,
+      pair: init.pair,
+      base: init.base,
+      quote: init.quote,
+      side: init.side,
+      type: init.type,
+      price: init.price,
+      quantity: init.quantity,
       filled: ZERO,
+      clientOrderId: init.clientOrderId,
+      correlationId: init.correlationId,
+      createdAt: init.createdAt,
+      updatedAt: init.createdAt,
       status: null,
       contractId: null,
       contractIds: [],
       submitted: false,
       committed: false,
       stranded: false,
+      lockToken: init.lockToken,
       lockAmount: ZERO,
-      updatedAt: init.createdAt,
+      placeCommandId: init.placeCommandId,
       history: [],
       fills: [],
     };

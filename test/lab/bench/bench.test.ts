@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { linearFit, machineInfo, summarise } from '../../../src/lab/bench/measure.js';
-import { growth, metric, sumOf, type MemorySample } from '../../../src/lab/bench/paper-memory.js';
+import {
+  growth,
+  metric,
+  MIN_STEADY_MS,
+  sumOf,
+  summarisePaperMemory,
+  verdictWindow,
+  type MemorySample,
+} from '../../../src/lab/bench/paper-memory.js';
 import { runPlacementBench } from '../../../src/lab/bench/placement-bench.js';
 import { runPollBench } from '../../../src/lab/bench/poll-bench.js';
 import { checksOf, formatReport, LIMITS } from '../../../src/lab/bench/report.js';
 import { parseBenchArgs } from '../../../src/lab/bench/run-bench.js';
+import { PAPER_WARMUP_MS } from '../../../src/sim/paper-venue.js';
 
 /** The benchmark's plumbing (its figures are printed by `npm run bench`, never asserted here). */
 
@@ -51,6 +60,8 @@ describe('figures', () => {
         t: i * 10_000,
         rssBytes: f(i) * MiB,
         heapUsedBytes: 0,
+        heapTotalBytes: null,
+        externalBytes: null,
         registryOrders: null,
       }));
     const flat = growth(
@@ -80,6 +91,79 @@ describe('figures', () => {
     expect(metric(text, 'nodejs_heap_size_used_bytes')).toBe(25_000_000);
     expect(sumOf(text, 'ledger_mm_orders')).toBe(11);
     expect(sumOf(text, 'absent')).toBeNull();
+  });
+});
+
+describe('paper memory verdict', () => {
+  const MIN = 60_000;
+  const MiB = 1024 * 1024;
+
+  it('judges growth only after the warm-up, over at least 30 minutes', () => {
+    // The venue's commands stay 20 min (token) + 60 min (retention), swept each minute.
+    expect(PAPER_WARMUP_MS).toBe(81 * MIN);
+    expect(MIN_STEADY_MS).toBe(30 * MIN);
+    const cases: [number, { startMs: number; judged: boolean }][] = [
+      [10 * MIN, { startMs: 5 * MIN, judged: false }],
+      [30 * MIN, { startMs: 25 * MIN, judged: false }],
+      [110 * MIN, { startMs: 105 * MIN, judged: false }],
+      [111 * MIN, { startMs: 81 * MIN, judged: true }],
+      [130 * MIN, { startMs: 81 * MIN, judged: true }],
+    ];
+    for (const [end, want] of cases) expect(verdictWindow(end, PAPER_WARMUP_MS)).toEqual(want);
+    expect(verdictWindow(10 * MIN, PAPER_WARMUP_MS, 2 * MIN)).toEqual({ startMs: 8 * MIN, judged: false });
+  });
+
+  /** Samples every 15 s until `minutes`: RSS from `rss(min)` plus a ±0.5 MiB zigzag. */
+  const run = (minutes: number, rss: (min: number) => number): ReturnType<typeof summarisePaperMemory> =>
+    summarisePaperMemory(
+      Array.from({ length: minutes * 4 }, (_, i) => ({
+        t: (i + 1) * 15_000,
+        rssBytes: (rss((i + 1) / 4) + (i % 2 === 0 ? 0.5 : -0.5)) * MiB,
+        heapUsedBytes: 40 * MiB,
+        heapTotalBytes: 60 * MiB,
+        externalBytes: 4 * MiB,
+        registryOrders: 180,
+      })),
+      { durationMs: minutes * MIN, warmupMs: PAPER_WARMUP_MS, sampleMs: 15_000, placements: 0, exitCode: 0 },
+    );
+  const rssCheck = (m: ReturnType<typeof run>): boolean | null | undefined =>
+    checksOf({
+      bench: 'ledger-mm',
+      startedAt: 'now',
+      quick: false,
+      machine: machineInfo(),
+      memory: m,
+      errors: [],
+    }).find((c) => c.check.startsWith('paper RSS growth'))?.pass;
+  /** A warm-up that fills 25 MiB over 81 minutes, then flat. */
+  const fill = (min: number): number => 100 + 25 * Math.min(1, min / 81);
+
+  it('reports the warm-up fill of a short run without calling it a leak', () => {
+    const short = run(10, fill);
+    // The fill is a rise (this was the old 10-minute FAIL), shown for information only.
+    expect(short.rss.growing).toBe(true);
+    expect(short.judged).toBe(false);
+    expect(rssCheck(short)).toBeNull();
+    const text = formatReport({
+      bench: 'ledger-mm',
+      startedAt: 'now',
+      quick: false,
+      machine: machineInfo(),
+      memory: short,
+      errors: [],
+      checks: [],
+    });
+    expect(text).toContain('inside the 81 min warm-up, not judged');
+    expect(text).toContain('--minutes 111 or more');
+  });
+
+  it('passes a flat steady state after the warm-up and fails a rise there', () => {
+    const flat = run(120, fill);
+    expect([flat.judged, flat.windowStartMs]).toEqual([true, 81 * MIN]);
+    expect(rssCheck(flat)).toBe(true);
+    // 3 MiB an hour after the fill: a leak, however slow, over 39 minutes.
+    const leaking = run(120, (min) => fill(min) + (min > 81 ? (min - 81) * 0.05 : 0));
+    expect(rssCheck(leaking)).toBe(false);
   });
 });
 

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import { Database } from '../../../src/orders/journal/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { JournalSchemaError, SCHEMA_VERSION } from '../../../src/orders/journal/index.js';
-import { MIGRATIONS, applyPragmas, migrate, schemaVersion } from '../../../src/orders/journal/schema.js';
+import {
+  JOURNAL_CACHE_KIB,
+  MIGRATIONS,
+  applyPragmas,
+  migrate,
+  schemaVersion,
+} from '../../../src/orders/journal/schema.js';
 import type { Migration } from '../../../src/orders/journal/schema.js';
 import { useTempStores } from './helpers/temp-store.js';
 import { toy } from './helpers/toy-order.js';
@@ -52,6 +58,23 @@ describe('journal schema', () => {
       expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.pragma('locking_mode', { simple: true })).toBe('normal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it("caps each connection's page cache at 2 000 KiB, not the driver's build default of 16 000", () => {
+    const path = stores.tempStore();
+    stores.open(path).close();
+    const db = new Database(path);
+    try {
+      // better-sqlite3's build default: a daemon's cache grew with its journal to about 16 MiB.
+      expect(db.pragma('cache_size', { simple: true })).toBe(-16_000);
+      for (const readOnly of [false, true]) {
+        applyPragmas(db, readOnly);
+        expect(db.pragma('cache_size', { simple: true })).toBe(-JOURNAL_CACHE_KIB);
+      }
+      expect(JOURNAL_CACHE_KIB).toBe(2_000);
     } finally {
       db.close();
     }
