@@ -109,11 +109,9 @@ function shiftWithFloor(
 }
 
 /**
- * The `keep-band` skew: bid `h_b − s`, ask `h_a + s` as the plain shift would give, except that
- * the side the skew brings inwards (the reducing side) stops at `toxic + inside` of its own band,
- * the closest edge at which a fresh quote is neither pulled nor repriced at once, and the other
- * side moves out by the difference. The skew's asymmetry (bid distance − ask distance) is the
- * plain shift's; the spread between the quotes widens by what the reducing side could not take.
+ * The `keep-band` skew: {@link shiftWithFloor}, and the other side moves out by what the floor
+ * took from the side the skew brings in (the reducing side). The skew's asymmetry (bid distance −
+ * ask distance) stays the whole skew's; the spread between the quotes widens instead.
  */
 function keepBand(
   bidBps: number,
@@ -122,14 +120,8 @@ function keepBand(
   buy: QuoteTolerance,
   sell: QuoteTolerance,
 ): { centerShiftBps: number; bidBps: number; askBps: number } {
-  let bid = bidBps - shift;
-  let ask = askBps + shift;
-  if (shift > 0 && bid < nearest(buy)) {
-    ask += nearest(buy) - bid;
-    bid = nearest(buy);
-  } else if (shift < 0 && ask < nearest(sell)) {
-    bid += nearest(sell) - ask;
-    ask = nearest(sell);
-  }
-  return { centerShiftBps: 0, bidBps: bid, askBps: ask };
+  const floored = shiftWithFloor(bidBps, askBps, shift, buy, sell);
+  const bidLift = floored.bidBps - (bidBps - shift);
+  const askLift = floored.askBps - (askBps + shift);
+  return { centerShiftBps: 0, bidBps: floored.bidBps + askLift, askBps: floored.askBps + bidLift };
 }
