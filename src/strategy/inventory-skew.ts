@@ -93,6 +93,21 @@ export function sizeSkewFactor(side: 'BUY' | 'SELL', pressure: number, sizeSkew:
 }
 
 /**
+ * How many levels a side quotes: all `count`, except the side that adds to the position once the
+ * pressure reaches `shedAt` (0 = never), which keeps only its first. The pressure moves only on
+ * fills when a base target is set, so a shed level does not flicker with the price.
+ */
+export function sideLevelCount(
+  side: 'BUY' | 'SELL',
+  pressure: number,
+  count: number,
+  shedAt: number,
+): number {
+  const adding = side === 'BUY' ? pressure : -pressure;
+  return shedAt > 0 && adding >= shedAt ? Math.min(count, 1) : count;
+}
+
+/**
  * The deviation of base holdings from the target, base units (A–S's q): positive when long.
  * `base − target · (base·ref + quote) / ref`.
  */

@@ -14,6 +14,7 @@ import {
   inventoryGate,
   inventoryPressure,
   pairHoldings,
+  sideLevelCount,
   sizeSkewFactor,
 } from './inventory-skew.js';
 import { type PipelineTiming, UNMEASURED } from './models/quoting-model.js';
@@ -177,6 +178,7 @@ function quotePair(
       p,
       shape.tolerance?.[side],
       sizeSkewFactor(side, pressure, p.inventory.sizeSkew),
+      sideLevelCount(side, pressure, p.levels.count, p.inventory.shedOuterAt),
     );
     skipped.push(...levels.skipped);
     candidates.push(...levels.candidates);
@@ -196,6 +198,7 @@ function sideLevels(
   p: PairStrategyParams,
   tolerance: QuoteTolerance | undefined,
   sizeFactor: number,
+  levelCount: number,
 ): { candidates: FundingCandidate[]; skipped: QuoteSkip[] } {
   const tick = effectiveTick(p.guards.tick);
   const step = p.guards.quantityStep;
@@ -203,7 +206,7 @@ function sideLevels(
   const skipped: QuoteSkip[] = [];
   const best = noCross(roundAway(bestRaw, side, tick), side, limits, tick);
   let prev: Dec | null = null;
-  for (let level = 0; level < p.levels.count; level++) {
+  for (let level = 0; level < levelCount; level++) {
     let price =
       best === null
         ? null

@@ -8,6 +8,7 @@ import {
   inventoryPressure,
   inventorySkewBps,
   pairHoldings,
+  sideLevelCount,
   sizeSkewFactor,
 } from '../../src/strategy/inventory-skew.js';
 import { bal, d, pairParams } from './fixtures.js';
@@ -119,6 +120,27 @@ describe('inventoryPressure and sizeSkewFactor', () => {
       expect(sizeSkewFactor(side, pressure, sizeSkew)).toBe(factor);
     },
   );
+});
+
+describe('sideLevelCount: the adding side sheds its deeper levels at shedOuterAt', () => {
+  it.each([
+    { side: 'BUY', pressure: 0.5, shedAt: 0.5, levels: 1 }, // long: the bid adds, at the threshold
+    { side: 'BUY', pressure: 0.49, shedAt: 0.5, levels: 3 },
+    { side: 'SELL', pressure: 0.9, shedAt: 0.5, levels: 3 }, // the ask reduces a long position
+    { side: 'SELL', pressure: -0.6, shedAt: 0.5, levels: 1 }, // short: the ask adds
+    { side: 'BUY', pressure: -1, shedAt: 0.5, levels: 3 },
+    { side: 'BUY', pressure: 1, shedAt: 0, levels: 3 }, // 0 = off
+  ] as const)(
+    '$side at pressure $pressure, shedOuterAt $shedAt → $levels',
+    ({ side, pressure, shedAt, levels }) => {
+      expect(sideLevelCount(side, pressure, 3, shedAt)).toBe(levels);
+    },
+  );
+
+  it('never adds levels', () => {
+    expect(sideLevelCount('BUY', 1, 0, 0.5)).toBe(0);
+    expect(sideLevelCount('BUY', 0, 1, 0.5)).toBe(1);
+  });
 });
 
 describe('inventoryGate: past a hard limit only the reducing side is quoted', () => {

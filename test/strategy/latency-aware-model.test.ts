@@ -119,6 +119,35 @@ describe('latencyAwareShape', () => {
     expect(distancesOf(s).bid - distancesOf(s).ask).toBeCloseTo(-2 * shift, 9);
     expect(s.tolerance).toEqual(latencyAwareShape(1, TIMED, P, shift).tolerance);
   });
+
+  // Outside band 20 bps (2 · 10); maxSkewBps 20, so pressure = |shift| / 20.
+  const REDUCING = pairParams({
+    model: 'latency-aware',
+    spread: { bidBps: 5, askBps: 5 },
+    inventory: { maxSkewBps: 20 },
+    latency: { ...LATENCY, reducingOutsideShare: 0.25 },
+  });
+  it.each([
+    { shift: 0, bidOutside: 20, askOutside: 20 },
+    // Long at half pressure: the ask reduces; its band is 1 − 0.75 · 0.5 of 20.
+    { shift: -10, bidOutside: 20, askOutside: 12.5 },
+    // Long at full pressure: the ask's band is a quarter; the bid (adding) keeps its own.
+    { shift: -20, bidOutside: 20, askOutside: 5 },
+    // Past full pressure it stays at a quarter.
+    { shift: -40, bidOutside: 20, askOutside: 5 },
+    // Short: the bid reduces.
+    { shift: 20, bidOutside: 5, askOutside: 20 },
+  ])(
+    'reducingOutsideShare 0.25: skew $shift bps gives outside bands bid $bidOutside, ask $askOutside',
+    ({ shift, bidOutside, askOutside }) => {
+      const t = latencyAwareShape(1, TIMED, REDUCING, shift).tolerance!;
+      expect(t.BUY.outsideBps).toBeCloseTo(bidOutside, 9);
+      expect(t.SELL.outsideBps).toBeCloseTo(askOutside, 9);
+      // Only the outside band moves.
+      expect(t.BUY.insideBps).toBeCloseTo(7.5, 9);
+      expect(t.SELL.toxicEdgeBps).toBeCloseTo(6.9, 9);
+    },
+  );
 });
 
 describe('latencyAwareModel in the strategy', () => {

@@ -99,6 +99,42 @@ describe('computeQuotes: the size skew shrinks the side that adds to the positio
   ])('$name', check);
 });
 
+describe('computeQuotes: shedOuterAt leaves the adding side one level', () => {
+  // BTC 1 held; 3 levels 10 bps apart; the price skew off so only the level count moves.
+  const shed = (targetBase: string, shedOuterAt: number) => ({
+    inventory: { maxSkewBps: 0, targetBase, rangeBase: '1', shedOuterAt },
+    levels: { count: 3, spacingBps: 10 },
+  });
+  const ALL = ['BUY 0 99.9@0.01', 'BUY 1 99.8001@0.01', 'BUY 2 99.7002@0.01'];
+  const ASKS = ['SELL 0 100.1@0.01', 'SELL 1 100.2001@0.01', 'SELL 2 100.3002@0.01'];
+  it.each<Case>([
+    {
+      name: 'long by half the range, shed at 0.5: the bid keeps level 0, the ask all three',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: shed('0.5', 0.5),
+      quotes: ['BUY 0 99.9@0.01', ...ASKS],
+    },
+    {
+      name: 'short by half the range: the ask sheds instead',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: shed('1.5', 0.5),
+      quotes: [...ALL, 'SELL 0 100.1@0.01'],
+    },
+    {
+      name: 'below the threshold: every level',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: shed('0.6', 0.5),
+      quotes: [...ALL, ...ASKS],
+    },
+    {
+      name: 'off (0): every level however long',
+      balances: { BTC: bal(1), USDC: bal(1000) },
+      over: shed('0', 0),
+      quotes: [...ALL, ...ASKS],
+    },
+  ])('$name', check);
+});
+
 describe('computeQuotes: levels', () => {
   const noSkew = { maxSkewBps: 0 };
   it.each<Case>([

@@ -44,6 +44,11 @@ export const latencyParamSpecs = {
     NON_NEG_NUM,
     2,
   ),
+  reducingOutsideShare: param(
+    'latency-aware: the outside band of the side that reduces the position, as a share of outsideZ at full inventory pressure (linear in the pressure; 1 = off). Below 1, a reducing quote the skew wants nearer the reference is repriced sooner instead of resting where the price left it.',
+    SHARE,
+    1,
+  ),
   prepareShare: param(
     'latency-aware: share of the tolerance band a queued placement may have drifted when its prepare starts; a staler one is queued again at the current price instead of wasting a prepare.',
     SHARE,

@@ -125,6 +125,11 @@ export const pairParamSpecs = {
       SHARE,
       0,
     ),
+    shedOuterAt: param(
+      'Pressure (distance from the target as a share of the range, as inventory.sizeSkew reads it) at or above which the side that adds to the position quotes only its first level; its deeper levels are cancelled through the cancel pool, which costs no placement. 0 = off.',
+      SHARE,
+      0,
+    ),
     maxBase: param(
       'Hard maximum of base held, base units; above it only the SELL side is quoted. "" = none.',
       OPT_DEC,

@@ -59,22 +59,26 @@ export function latencyAwareShape(
   const floor = l.spreadZ * movePlace + l.marginBps;
   const bidBps = Math.max(params.spread.bidBps, floor);
   const askBps = Math.max(params.spread.askBps, floor);
-  const tolerance = (half: number): QuoteTolerance => {
+  // The side the skew brings in reduces the position; its outside band narrows with the pressure.
+  const pressure =
+    params.inventory.maxSkewBps > 0 ? Math.min(1, Math.abs(centerShiftBps) / params.inventory.maxSkewBps) : 0;
+  const reducingOutside = 1 - (1 - l.reducingOutsideShare) * pressure;
+  const tolerance = (half: number, outsideShare: number): QuoteTolerance => {
     const toxicEdgeBps = Math.max(l.toxicZ * moveCancel, l.toxicShare * half);
     // Repricing must start before the quote turns toxic: the band's inner edge never lies inside
     // the toxic zone.
     const insideBps = Math.max(0, Math.min(l.insideZ * movePlace, half - toxicEdgeBps));
     return {
       insideBps,
-      outsideBps: l.outsideZ * movePlace,
+      outsideBps: l.outsideZ * movePlace * outsideShare,
       toxicEdgeBps,
       sigmaBps,
       prepareShare: l.prepareShare,
       signShare: l.signShare,
     };
   };
-  const BUY = tolerance(bidBps);
-  const SELL = tolerance(askBps);
+  const BUY = tolerance(bidBps, centerShiftBps > 0 ? reducingOutside : 1);
+  const SELL = tolerance(askBps, centerShiftBps < 0 ? reducingOutside : 1);
   if (centerShiftBps === 0) return { centerShiftBps, bidBps, askBps, tolerance: { BUY, SELL } };
   const skewed =
     l.skewMode === 'shift'
