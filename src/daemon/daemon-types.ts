@@ -35,7 +35,10 @@ export interface DaemonTuning {
    * orders), e.g. quicker confirmation reads against a fast simulator. Default: the engine's own,
    * made for the real venue.
    */
-  readonly engine: Pick<OrderEngineOptions, 'pipeline' | 'cancelPool' | 'resolver' | 'eviction'>;
+  readonly engine: Pick<
+    OrderEngineOptions,
+    'pipeline' | 'cancelPool' | 'resolver' | 'eviction' | 'clientOrderIdEntropy'
+  >;
 }
 
 /** The tuning in force: `partial` over the defaults (the cycle follows the book polls). */

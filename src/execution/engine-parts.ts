@@ -40,7 +40,11 @@ export function buildParts(
   const resolver = new UnknownResolver({ ...o.resolver, ...deps });
   const concurrency = o.execution?.cancelConcurrency ?? 4;
   const cancelPool = new CancelPool({ ...o.cancelPool, ...deps, concurrency });
-  const clientOrderIds = new ClientOrderIdFactory({ prefix: o.clientOrderIdPrefix, clock });
+  const clientOrderIds = new ClientOrderIdFactory({
+    prefix: o.clientOrderIdPrefix,
+    clock,
+    ...(o.clientOrderIdEntropy === undefined ? {} : { entropy: o.clientOrderIdEntropy }),
+  });
   const afterUnknown = o.execution?.afterUnknown;
   const pipeline = new PlacementPipeline({
     ...(afterUnknown === undefined ? {} : { afterUnknown }),

@@ -66,6 +66,8 @@ export interface OrderEngineOptions {
   readonly pipeline?: Partial<PlacementPipelineOptions>;
   readonly cancelPool?: Partial<CancelPoolOptions>;
   readonly resolver?: Partial<UnknownResolverOptions>;
+  /** Entropy of new clientOrderIds (`[A-Za-z0-9_-]`, at most 24); default 8 random hex characters. */
+  readonly clientOrderIdEntropy?: () => string;
   /** Forgetting terminal orders (see {@link TerminalEviction}); `false` keeps every order. */
   readonly eviction?: Partial<TerminalEviction> | false;
 }

@@ -111,6 +111,9 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       store: { ...o.config.store, path: path.join(dir, 'journal.sqlite') },
     };
     const jitter = new Rng(o.seed).fork('daemon/jitter');
+    // The ids' entropy is seeded too: they appear in the report's warnings.
+    const idNoise = new Rng(o.seed).fork('daemon/client-order-id');
+    const entropy = (): string => idNoise.int(0, 0xffffffff).toString(16).padStart(8, '0');
     const built = new Daemon({
       config,
       clock,
@@ -119,7 +122,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       transport: venue.createTransport(),
       random: () => jitter.next(),
       reload: { load: { configFiles: [], env: {}, cwd: dir }, watch: false },
-      ...(o.tuning === undefined ? {} : { tuning: o.tuning }),
+      tuning: { ...o.tuning, engine: { ...o.tuning?.engine, clientOrderIdEntropy: entropy } },
       ...(o.reconciler === undefined ? {} : { reconciler: o.reconciler }),
     });
     daemon = built;
