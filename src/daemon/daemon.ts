@@ -255,7 +255,7 @@ export class Daemon {
       },
       {
         onBalancesPending: (r) => {
-          if (!early) return;
+          if (!early || this.lifetime.signal.aborted) return;
           this.provisional = new ProvisionalStart({
             startup: deps,
             state: this.state,

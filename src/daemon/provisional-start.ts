@@ -29,7 +29,8 @@ const QUIET_OUTCOMES: ReadonlySet<PlacementOutcome['kind']> = new Set([
  * gate, and the waiting placement's sign-time check runs with them (funds, inventory, risk) before
  * anything is signed. Failed: {@link ProvisionalStart.abandon} refuses the gate (the prepared
  * order is abandoned unsigned, journaled), stops the loops and closes the engine, so the start
- * goes on as it does without a provisional start: the preflight retried on its slow timer.
+ * goes on as it does without a provisional start: the preflight retried on its slow timer. (The
+ * book and trade pollers, public reads, keep running meanwhile.)
  */
 export class ProvisionalStart {
   private readonly abort = new AbortController();
@@ -102,6 +103,9 @@ export class ProvisionalStart {
       if (started !== null && this.quoting) this.d.session()?.startLoops();
       return started;
     });
+    // Handled here too: a store held by another process must not be an unhandled rejection
+    // while the balances are still being read (started() hands it to the start, fatal).
+    this.engine.catch(() => undefined);
   }
 
   /**

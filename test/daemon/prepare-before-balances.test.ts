@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../src/daemon/daemon-types.js';
-import { openJournal } from '../../src/orders/journal/index.js';
+import { StoreLockedError, openJournal } from '../../src/orders/journal/index.js';
 import type { CallRecord } from '../../src/sim/engine/ground-truth.js';
 import type { FaultSpecInput } from '../../src/sim/faults.js';
 import { baseConfig, daemonEnv, disposeDaemonEnvs, type DaemonEnv } from './support/daemon-env.js';
@@ -226,6 +226,25 @@ describe('preparing before the balances are known', () => {
     expect(abandoned(e)).toMatchObject([{ reason: 'aborted' }]);
     await e.run(30_000, 1_000);
     expect(submits(e)).toEqual([]);
+  });
+
+  it('a store held by another process is fatal, as without a provisional start', async () => {
+    const e = env();
+    await e.startQuoting();
+    e.venue.addFault({ ...SLOW_BALANCES, at: calls(e, 'balances').length + 1 });
+    const second = e.anotherDaemon();
+    let outcome: unknown = 'pending';
+    second.start().then(
+      (ok) => (outcome = ok),
+      (err: unknown) => (outcome = err),
+    );
+    await e.run(10_000, 500);
+    // The provisional engine could not open the store; the start waits for the preflight's verdict.
+    expect(outcome).toBe('pending');
+    await e.run(20_000, 500);
+    expect(outcome).toBeInstanceOf(StoreLockedError);
+    expect(second.phase).toBe('failed');
+    expect(second.readiness().ready).toBe(false);
   });
 
   it('orders the recovery finds are in the provisional plan: kept or replaced, never placed beside', async () => {
