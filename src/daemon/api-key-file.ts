@@ -4,6 +4,9 @@ import { ConfigError } from '../config/errors.js';
 import { resolveApiKey } from '../config/load.js';
 import { fsWatcher, type FileWatcher } from '../config/reload.js';
 import type { Logger } from '../logging/logger.js';
+import { apiKeyHandle } from '../logging/redact.js';
+import type { VenueClient } from '../venue/index.js';
+import type { DaemonOptions } from './daemon-types.js';
 
 /**
  * The API key file (`venue.apiKeyFile`), re-read on SIGHUP and when the file changes, so an
@@ -89,4 +92,25 @@ export class ApiKeyFile {
       this.reload('API key file changed');
     }, this.o.debounceMs ?? 300);
   }
+}
+
+/**
+ * The API key file to re-read on SIGHUP and on change: only with reload options, a configured
+ * `venue.apiKeyFile`, and no key from the environment (which takes precedence).
+ */
+export function apiKeyFileOf(o: DaemonOptions, venue: VenueClient): ApiKeyFile | null {
+  const load = o.reload?.load;
+  const file = o.config.venue.apiKeyFile;
+  if (load === undefined || file === '' || (load.env['LEDGER_MM_API_KEY'] ?? '').trim() !== '') return null;
+  return new ApiKeyFile({
+    file,
+    cwd: load.cwd,
+    initial: o.config.venue.apiKey,
+    clock: o.clock,
+    logger: o.logger,
+    apply: (key) => venue.setApiKey(key),
+    handle: (key) => apiKeyHandle(key),
+    ...(o.reload?.watcher === undefined ? {} : { watcher: o.reload.watcher }),
+    ...(o.reload?.debounceMs === undefined ? {} : { debounceMs: o.reload.debounceMs }),
+  });
 }

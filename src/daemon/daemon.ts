@@ -3,12 +3,10 @@ import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
-import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
 import type { DaemonStateView } from '../observability/state-view.js';
-import { apiKeyHandle } from '../logging/redact.js';
 import type { VenueClient } from '../venue/index.js';
-import { ApiKeyFile } from './api-key-file.js';
+import { apiKeyFileOf, type ApiKeyFile } from './api-key-file.js';
 import { AuthWatch } from './auth-watch.js';
 import { BookWatch } from '../market/book-watch.js';
 import { logDaemonEvent } from './daemon-log.js';
@@ -33,8 +31,10 @@ import { Positions, type PairPosition } from '../portfolio/pnl.js';
 import type { CycleReport } from './quote-cycle.js';
 import { assessDaemonReadiness, type DaemonReadiness } from './readiness.js';
 import { passPreflight, startEngine } from './startup.js';
+import { BalancesGate } from './balances-gate.js';
+import { ProvisionalStart } from './provisional-start.js';
 import { buildStateView } from './state-view.js';
-import type { AwaitingOrder } from './side-missing-cause.js';
+import { awaitingOrders } from './side-missing-cause.js';
 import { PipelineCycle, SideWatch } from './side-watch.js';
 import { TradingSession } from './trading-session.js';
 import { createDaemonVenueClient } from './venue-client.js';
@@ -69,6 +69,9 @@ export class Daemon {
   private preflightReport: PreflightReport | null = null;
   private fatal: string | null = null;
   private session: TradingSession | null = null;
+  /** Holds signatures while a provisional start waits for the balances. */
+  private readonly gate = new BalancesGate();
+  private provisional: ProvisionalStart | null = null;
   private startPromise: Promise<boolean> | null = null;
   private closePromise: Promise<ShutdownReport> | null = null;
 
@@ -208,6 +211,7 @@ export class Daemon {
       verdict: last?.verdict ?? null,
       stale: last?.stale ?? [],
       pairs: this.live.config.pairs,
+      provisional: this.provisional?.begun === true,
     });
   }
 
@@ -233,28 +237,62 @@ export class Daemon {
   private async bringUp(): Promise<boolean> {
     const { config, clock, logger } = this.o;
     const deps = { ...this.o, venue: this.venue, signal: this.lifetime.signal, retryMs: this.tuning.retryMs };
+    const engineStart = {
+      tuning: config.execution.prepareBeforeBalances
+        ? this.gate.tune(this.tuning.engine)
+        : this.tuning.engine,
+      ordersPollMs: this.tuning.ordersPollMs,
+      ...(this.o.random === undefined ? {} : { random: this.o.random }),
+      onEngine: (engine: OrderEngine) => this.attachEngine(engine),
+    };
+    let early = config.execution.prepareBeforeBalances;
     this.setPhase('preflight');
-    const report = await passPreflight(deps, (r) => {
-      this.preflightReport = r;
-      this.emit({ type: 'preflight', report: r, at: clock.now() });
-    });
+    const report = await passPreflight(
+      deps,
+      (r) => {
+        this.preflightReport = r;
+        this.emit({ type: 'preflight', report: r, at: clock.now() });
+      },
+      {
+        onBalancesPending: (r) => {
+          if (!early || this.lifetime.signal.aborted) return;
+          this.provisional = new ProvisionalStart({
+            startup: deps,
+            state: this.state,
+            pollers: this.pollers,
+            gate: this.gate,
+            engineStart,
+            session: () => this.session,
+            dropSession: () => (this.session = null),
+          });
+          this.provisional.begin(r);
+        },
+        onFailed: async () => {
+          if (this.provisional === null) return;
+          // The balances could not be read: from now on the start waits for them, as without it.
+          early = false;
+          await this.provisional.abandon();
+          this.provisional = null;
+        },
+      },
+    );
     if (report === null) return false;
     // Pairs, account and balances are known now. The preflight's balances count as the first
-    // poll (a cold GET /balances takes over 10 s, and the first quote waits for balances); an
-    // order the recovery then settles straddles that poll as any order straddles a poll, and the
-    // next poll corrects it (see portfolio/local-balances.ts).
+    // poll (a cold GET /balances takes over 10 s); with a provisional start the engine may be up
+    // already, and the local wallet takes its baseline from them with the orders it holds.
     this.state.applyPairs(report.pairs ?? [], clock.now());
     this.state.applyAccount(report.account, clock.now());
     if (report.balances !== undefined) this.state.applyBalances(report.balances, clock.now());
+    this.gate.open();
     this.setPhase('recovering');
-    const started = await startEngine(deps, {
-      partyId: report.account.partyId,
-      clientOrderIdPrefix: report.account.clientOrderIdPrefix,
-      tuning: this.tuning.engine,
-      ordersPollMs: this.tuning.ordersPollMs,
-      ...(this.o.random === undefined ? {} : { random: this.o.random }),
-      onEngine: (engine) => this.attachEngine(engine),
-    }).catch((err: unknown) => {
+    const started = await (
+      this.provisional?.started() ??
+      startEngine(deps, {
+        ...engineStart,
+        partyId: report.account.partyId,
+        clientOrderIdPrefix: report.account.clientOrderIdPrefix,
+      })
+    ).catch((err: unknown) => {
       this.fatal = err instanceof Error ? err.message : String(err);
       this.setPhase('failed');
       throw err;
@@ -281,7 +319,10 @@ export class Daemon {
       positions: this.positionsCalc,
       events: this.events,
       params: () => this.live.params,
-      canPlace: () => this.phaseValue === 'running',
+      // A provisional start queues placements before the preflight has passed; none is signed.
+      canPlace: () =>
+        !this.lifetime.signal.aborted &&
+        (this.phaseValue === 'running' || this.provisional?.quoting === true),
       emit: (e) => this.emit(e),
     });
   }
@@ -346,46 +387,10 @@ export class Daemon {
     this.observers.emit(event);
     this.authWatch.observe(event, this.o.clock.now());
     if (event.type === 'stage') this.pipelineCycle.observe(event.stage, event.ms, event.ok);
+    if (event.type === 'placement') this.provisional?.onPlacement(event.outcome);
     if (event.type === 'cycle' && this.session !== null) {
       const awaiting = awaitingOrders(this.session.engine, event.report.at - this.pipelineCycle.estimateMs);
       for (const e of this.sideWatch.observe(event.report, awaiting)) this.emit(e);
     }
   }
-}
-
-/**
- * Our orders whose placement outcome is unknown, oldest first: UNKNOWN, or submitted before
- * `submittedBefore` (a pipeline cycle ago) and still not confirmed.
- */
-function awaitingOrders(engine: OrderEngine, submittedBefore: number): AwaitingOrder[] {
-  return engine.orders
-    .active({ foreign: false })
-    .filter(
-      (o) =>
-        o.state === 'UNKNOWN' ||
-        (isAwaitingConfirmation(o.state) && o.submittedAt !== null && o.submittedAt < submittedBefore),
-    )
-    .sort((a, b) => a.createdAt - b.createdAt)
-    .map((o) => ({ key: o.key, pair: o.pair, side: o.side, state: o.state }));
-}
-
-/**
- * The API key file to re-read on SIGHUP and on change: only with reload options, a configured
- * `venue.apiKeyFile`, and no key from the environment (which takes precedence).
- */
-function apiKeyFileOf(o: DaemonOptions, venue: VenueClient): ApiKeyFile | null {
-  const load = o.reload?.load;
-  const file = o.config.venue.apiKeyFile;
-  if (load === undefined || file === '' || (load.env['LEDGER_MM_API_KEY'] ?? '').trim() !== '') return null;
-  return new ApiKeyFile({
-    file,
-    cwd: load.cwd,
-    initial: o.config.venue.apiKey,
-    clock: o.clock,
-    logger: o.logger,
-    apply: (key) => venue.setApiKey(key),
-    handle: (key) => apiKeyHandle(key),
-    ...(o.reload?.watcher === undefined ? {} : { watcher: o.reload.watcher }),
-    ...(o.reload?.debounceMs === undefined ? {} : { debounceMs: o.reload.debounceMs }),
-  });
 }

@@ -53,6 +53,19 @@ export interface PreflightInput {
   /** The pairs the configuration asks to quote. */
   pairs: readonly string[];
   signal?: AbortSignal;
+  /**
+   * Called once, while GET /balances is still being read, when every other check has passed
+   * (API key, account status, fee exemption, pairs, signing key): the daemon starts its recovery
+   * and prepares its first order beside the read (`execution.prepareBeforeBalances`). The report
+   * that follows still decides: nothing may be signed unless it passes. Must not throw.
+   */
+  onBalancesPending?: (early: BalancesPendingReport) => void;
+}
+
+/** What the preflight knows while GET /balances is still being read and every other check passed. */
+export interface BalancesPendingReport {
+  readonly account: Account;
+  readonly pairs: Pair[];
 }
 
 /** 401s: the venue refused the credential itself; another authenticated call would only repeat it. */
@@ -72,7 +85,8 @@ const CREDENTIAL_HINTS: Partial<Record<ErrorCode, string>> = {
  *
  * Reads only: GET /account first, then GET /pairs (public) and GET /balances concurrently
  * (balances can take over 10 s on a cold cache). GET /balances is not sent once the venue has
- * refused the API key.
+ * refused the API key. When everything but the balances has passed and the read is still under
+ * way, `onBalancesPending` is told (once).
  *
  * Not checkable through the API: the transfer preapprovals each token of the pairs needs. A
  * missing one shows up as a refused placement.
@@ -90,12 +104,22 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
   checks.push(checkStatus(acct));
   checks.push(checkFeeExempt(acct));
 
-  const [pairs, balances] = await Promise.all([
-    attempt(() => input.venue.getPairs(opts)),
-    keyRefused ? undefined : attempt(() => input.venue.getBalances(opts)),
-  ]);
+  let read = false;
+  const reading = keyRefused
+    ? undefined
+    : attempt(() => input.venue.getBalances(opts)).then((r) => {
+        read = true;
+        return r;
+      });
+  const pairs = await attempt(() => input.venue.getPairs(opts));
   if (pairs.ok) report.pairs = pairs.value;
   checks.push(checkPairs(input.pairs, acct, pairs));
+  const keyCheck = checkKey(input.key, acct);
+  const passed = (c: CheckResult): boolean => c.status === 'pass' || c.status === 'warn';
+  if (!read && reading !== undefined && acct && pairs.ok && checks.every(passed) && passed(keyCheck)) {
+    input.onBalancesPending?.({ account: acct, pairs: pairs.value });
+  }
+  const balances = await reading;
 
   if (balances === undefined) {
     checks.push({ name: 'balances', status: 'skip', detail: 'not read: the venue refused the API key' });
@@ -110,8 +134,8 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
     });
   }
 
-  checks.push(checkKey(input.key, acct));
-  report.ok = checks.every((c) => c.status === 'pass' || c.status === 'warn');
+  checks.push(keyCheck);
+  report.ok = checks.every(passed);
   return report;
 }
 

@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { FillWatch } from '../execution/fill-watch.js';
 import type { FreshnessStage } from '../execution/placement-intent.js';
 import type { OrderEngine } from '../execution/order-engine.js';
-import type { BalanceView, MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
+import type { MarketSnapshot, OwnOrderView, WalletInput } from '../market/market-snapshot.js';
 import type { MarketState } from '../market/market-state.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import {
@@ -42,7 +42,8 @@ export interface CycleReport {
   readonly at: number;
   readonly snapshot: MarketSnapshot;
   readonly own: readonly OwnOrderView[];
-  readonly balances: Readonly<Record<string, BalanceView>> | null;
+  /** The wallet planned with (`BALANCES_PENDING`: a provisional plan at startup). */
+  readonly balances: WalletInput;
   readonly strategy: StrategyResult;
   readonly plan: ReconcilePlan;
   readonly verdict: RiskVerdict;
@@ -87,7 +88,7 @@ interface Inputs {
   readonly snapshot: MarketSnapshot;
   readonly active: readonly TrackedOrder[];
   readonly own: OwnOrderView[];
-  readonly balances: Readonly<Record<string, BalanceView>> | null;
+  readonly balances: WalletInput;
   readonly stale: StaleBook[];
 }
 
@@ -159,7 +160,7 @@ export class QuoteCycle {
     }
     this.remember(verdict.state.dailyLoss, now);
     this.passes += 1;
-    const report = {
+    const report: CycleReport = {
       at: now,
       snapshot,
       own,

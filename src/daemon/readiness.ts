@@ -30,6 +30,8 @@ export interface ReadinessInput {
   readonly verdict: RiskVerdict | null;
   readonly stale: readonly StaleBook[];
   readonly pairs: readonly string[];
+  /** True while a provisional start prepares beside the preflight's GET /balances. */
+  readonly provisional?: boolean;
 }
 
 const PHASE_REASON: Partial<Record<DaemonPhase, string>> = {
@@ -45,7 +47,11 @@ export function assessDaemonReadiness(input: ReadinessInput): DaemonReadiness {
   const reasons: string[] = [];
   const phaseReason = PHASE_REASON[input.phase];
   if (input.phase === 'preflight') {
-    if (input.preflight === null) reasons.push('the startup preflight is running');
+    if (input.provisional === true) {
+      reasons.push(
+        'the startup preflight is reading the balances (the first order may be prepared meanwhile; nothing is signed before it passes)',
+      );
+    } else if (input.preflight === null) reasons.push('the startup preflight is running');
     else for (const f of failedChecks(input.preflight)) reasons.push(`preflight failed: ${f}`);
   } else if (phaseReason !== undefined) {
     reasons.push(phaseReason);

@@ -2,6 +2,8 @@ import type { OwnOrderView } from '../market/market-snapshot.js';
 import type { RiskRule } from '../risk/index.js';
 import type { Side } from '../core/order-terms.js';
 import type { CycleReport } from './quote-cycle.js';
+import type { OrderEngine } from '../execution/order-engine.js';
+import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import type { SideMissingCause } from './side-missing-reasons.js';
 
 /**
@@ -15,6 +17,22 @@ export interface AwaitingOrder {
   readonly pair: string;
   readonly side: Side;
   readonly state: string;
+}
+
+/**
+ * Our orders whose placement outcome is unknown, oldest first: UNKNOWN, or submitted before
+ * `submittedBefore` (a pipeline cycle ago) and still not confirmed.
+ */
+export function awaitingOrders(engine: OrderEngine, submittedBefore: number): AwaitingOrder[] {
+  return engine.orders
+    .active({ foreign: false })
+    .filter(
+      (o) =>
+        o.state === 'UNKNOWN' ||
+        (isAwaitingConfirmation(o.state) && o.submittedAt !== null && o.submittedAt < submittedBefore),
+    )
+    .sort((a, b) => a.createdAt - b.createdAt)
+    .map((o) => ({ key: o.key, pair: o.pair, side: o.side, state: o.state }));
 }
 
 /** Rules of the risk gate that halt a whole pair. */

@@ -7,15 +7,16 @@ import type { Logger } from '../logging/logger.js';
 import { StoreLockedError } from '../orders/journal/index.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';
-import { runPreflight, type PreflightReport } from './preflight.js';
+import { runPreflight, type BalancesPendingReport, type PreflightReport } from './preflight.js';
 
 /**
  * Bringing the daemon up, step by step, each step retried on a slow timer until it passes or the
  * daemon is closed:
  *
  * 1. the preflight of `ledger-mm check` (API key, ACTIVE account, fee exemption, pairs, balances,
- *    signing key against the party). A failure leaves the daemon not ready and placing nothing;
- *    it is run again every `retryMs`, so fixing the account or the key needs no restart;
+ *    signing key against the party). A failure leaves the daemon not ready and signing nothing;
+ *    it is run again every `retryMs`, so fixing the account or the key needs no restart. While
+ *    GET /balances is read, step 2 may already run beside it (see `provisional-start.ts`);
  * 2. the order engine on the journal: recovery against the venue, then the orders poller. A
  *    venue that cannot be read is retried with a fresh engine; a store held by another process
  *    is fatal (one process per store).
@@ -50,6 +51,14 @@ async function pause(deps: StartupDeps, ms: number): Promise<boolean> {
   }
 }
 
+/** What the daemon does around each preflight attempt (the provisional start). */
+export interface PreflightHooks {
+  /** Everything but the balances passed and GET /balances is still being read (see runPreflight). */
+  readonly onBalancesPending?: (early: BalancesPendingReport) => void;
+  /** The attempt failed: undo what `onBalancesPending` started, before the retry wait. */
+  readonly onFailed?: (report: PreflightReport) => Promise<void>;
+}
+
 /**
  * Runs the preflight until it passes; each report goes to `onReport`. Resolves with the passing
  * report, or null when the daemon was closed first.
@@ -57,6 +66,7 @@ async function pause(deps: StartupDeps, ms: number): Promise<boolean> {
 export async function passPreflight(
   deps: StartupDeps,
   onReport: (report: PreflightReport) => void,
+  hooks: PreflightHooks = {},
 ): Promise<(PreflightReport & { account: NonNullable<PreflightReport['account']> }) | null> {
   const { logger } = deps;
   for (let attempt = 1; !deps.signal.aborted; attempt++) {
@@ -65,6 +75,7 @@ export async function passPreflight(
       key: { fingerprint: deps.signer.fingerprint },
       pairs: deps.config.pairs,
       signal: deps.signal,
+      ...(hooks.onBalancesPending === undefined ? {} : { onBalancesPending: hooks.onBalancesPending }),
     });
     if (deps.signal.aborted) return null;
     onReport(report);
@@ -76,6 +87,7 @@ export async function passPreflight(
       );
       return { ...report, account };
     }
+    await hooks.onFailed?.(report);
     logger.error(
       { failed: failedChecks(report), attempt, retryInMs: deps.retryMs },
       `preflight failed; not trading, retrying in ${Math.round(deps.retryMs / 1000)} s`,
@@ -98,15 +110,18 @@ export interface EngineStart {
   readonly onEngine: (engine: OrderEngine) => void;
 }
 
+/** An order engine whose recovery is over, and its report. */
+export interface StartedEngine {
+  readonly engine: OrderEngine;
+  readonly report: RecoveryReport;
+}
+
 /**
  * Builds the order engine and runs its recovery until it succeeds. Resolves with the started
  * engine and its report, or null when the daemon was closed first. Rejects (logged as fatal)
  * with the StoreLockedError when another process holds the store.
  */
-export async function startEngine(
-  deps: StartupDeps,
-  start: EngineStart,
-): Promise<{ engine: OrderEngine; report: RecoveryReport } | null> {
+export async function startEngine(deps: StartupDeps, start: EngineStart): Promise<StartedEngine | null> {
   const { config, logger } = deps;
   for (let attempt = 1; !deps.signal.aborted; attempt++) {
     const engine = new OrderEngine({

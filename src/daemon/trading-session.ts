@@ -77,9 +77,15 @@ export class TradingSession {
     return this.loops?.stats ?? [];
   }
 
-  /** Starts the market pollers and the loops (the first cycle at once). */
+  /** Starts the market pollers and the loops (the first cycle at once). Idempotent. */
   start(): void {
     this.d.pollers.start();
+    this.startLoops();
+  }
+
+  /** Starts the loops alone (a provisional start runs the market data pollers already). Idempotent. */
+  startLoops(): void {
+    if (this.loops !== null) return;
     this.loops = new DaemonLoops({
       ...this.d,
       cycle: this.cycle,

@@ -38,6 +38,14 @@ export type FreshnessStage = 'queued' | 'prepared';
 /** A freshness check, pure and sync: false drops the intent. */
 export type FreshnessCheck = (intent: PlacementIntent, stage: FreshnessStage) => boolean;
 
+/**
+ * Whether the party may commit funds now, asked by each placement after its prepare and before
+ * its sign-time freshness check: resolves true to go on, false to abandon the prepared order
+ * unsigned. It may hold (the daemon holds it while the startup's GET /balances is read); the
+ * pipeline bounds the wait by the prepared transaction's life and aborts it through `signal`.
+ */
+export type SignGate = (signal: AbortSignal) => Promise<boolean>;
+
 /** Why an intent is malformed, or null when it can be sent. Pure. */
 export function intentProblem(intent: PlacementIntent): string | null {
   const type = intent.type ?? 'LIMIT';

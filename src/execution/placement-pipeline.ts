@@ -4,7 +4,7 @@ import type { ClientOrderIdFactory } from './client-order-id.js';
 import { DEFAULT_CONFIRM_BACKOFF, DEFAULT_DEADLINE_MARGIN_MS } from './confirm-order.js';
 import { ExecutionContext, type ExecutionDeps } from './execution-context.js';
 import type { AbortCause, PlacementOutcome } from './execution-events.js';
-import type { FreshnessCheck, PlaceOptions, PlacementIntent } from './placement-intent.js';
+import type { FreshnessCheck, PlaceOptions, PlacementIntent, SignGate } from './placement-intent.js';
 import { PlacementQueue, type QueuedIntent } from './placement-queue.js';
 import { PlacementRun, type PlacementConfig } from './placement-run.js';
 import { UnknownResolver } from './unknown-resolver.js';
@@ -30,6 +30,12 @@ export interface PlacementPipelineOptions extends ExecutionDeps {
   readonly resolver?: UnknownResolver;
   /** Freshness check, pure and sync: false drops the intent before prepare or before signing. */
   readonly isWanted?: FreshnessCheck;
+  /**
+   * Asked after each prepare, before the sign-time freshness check: a placement waits for it (at
+   * most until its prepared transaction is `submitAgeLimitMs` old) and is abandoned unsigned when
+   * it says no. Default: none, never held.
+   */
+  readonly signGate?: SignGate;
   /** See {@link AfterUnknownPolicy}. Default `proceed`. */
   readonly afterUnknown?: AfterUnknownPolicy;
   /** With `proceed`: how long a 200 is confirmed in the pipeline before the resolver takes it. Default 60 s. */
@@ -85,6 +91,7 @@ export class PlacementPipeline {
   private readonly cfg: PlacementConfig;
   private readonly ids: ClientOrderIdFactory;
   private readonly isWanted: FreshnessCheck;
+  private readonly signGate: SignGate | null;
   private readonly ownResolver: boolean;
   private readonly queue: PlacementQueue;
   private readonly taskTimeoutMs: number;
@@ -101,6 +108,7 @@ export class PlacementPipeline {
     this.ctx = new ExecutionContext(options);
     this.ids = options.clientOrderIds;
     this.isWanted = options.isWanted ?? (() => true);
+    this.signGate = options.signGate ?? null;
     this.ownResolver = options.resolver === undefined;
     this.resolver = options.resolver ?? new UnknownResolver(options);
     this.taskTimeoutMs = options.taskTimeoutMs ?? 600_000;
@@ -215,6 +223,7 @@ export class PlacementPipeline {
           ids: this.ids,
           resolver: this.resolver,
           cooldown: (ms, reason) => this.cooldown(ms, reason),
+          signGate: this.signGate,
         },
         {
           intentId: entry.intentId,

@@ -219,6 +219,10 @@ export class PlacementRun implements PlacementScope {
         ctx.alarm('echo-mismatch', key, detail);
         return this.out({ kind: 'echo-mismatch', detail });
       }
+      // Nothing is signed before the party may commit funds (the startup's balances read).
+      if (!(await this.signAllowed(sentAt))) {
+        return this.abandon(key, signal.aborted ? 'aborted' : 'not-signable');
+      }
       if (!this.wanted('prepared') || rec.order.cancelReason !== null) return this.abandon(key, 'not-wanted');
       if (signal.aborted) return this.abandon(key, 'aborted');
       if (ctx.now() - sentAt > this.env.cfg.submitAgeLimitMs) {
@@ -248,6 +252,25 @@ export class PlacementRun implements PlacementScope {
         attempt: reprepares,
         at: ctx.now(),
       });
+    }
+  }
+
+  /**
+   * The sign gate's answer, waited for at most until the prepared transaction reaches the submit
+   * age limit (`sentAt` is its prepare's send); false when it refuses, times out or the task ends.
+   */
+  private async signAllowed(sentAt: number): Promise<boolean> {
+    const gate = this.env.signGate;
+    if (gate === null) return true;
+    const left = sentAt + this.env.cfg.submitAgeLimitMs - this.ctx.now();
+    if (left <= 0) return false;
+    const bound = timeoutSignal(this.ctx.clock, left, this.job.signal);
+    try {
+      return (await gate(bound.signal)) && !bound.signal.aborted;
+    } catch {
+      return false; // an aborted wait, or a broken gate: never sign on doubt
+    } finally {
+      bound.dispose();
     }
   }
 
@@ -286,6 +309,7 @@ export class PlacementRun implements PlacementScope {
       return this.out({ kind: 'not-wanted', stage: before.orderId === null ? 'queued' : 'prepared' });
     }
     if (why === 'expired') return this.out({ kind: 'failed', code: 'CACHE_EXPIRED' });
+    if (why === 'not-signable') return this.out({ kind: 'not-wanted', stage: 'prepared' });
     return this.out({ kind: 'aborted', reason: this.job.abortCause() });
   }
 

@@ -5,7 +5,7 @@ import type { Backoff } from './backoff.js';
 import type { ClientOrderIdFactory } from './client-order-id.js';
 import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
 import type { AbortCause, PlacementOutcome } from './execution-events.js';
-import type { FreshnessCheck, PlacementIntent } from './placement-intent.js';
+import type { FreshnessCheck, PlacementIntent, SignGate } from './placement-intent.js';
 import type { UnknownResolver } from './unknown-resolver.js';
 
 /** The pipeline's tuning, resolved (see `PlacementPipelineOptions` for each field's meaning). */
@@ -33,6 +33,8 @@ export interface PlacementEnv {
   readonly resolver: UnknownResolver;
   /** Holds the next placement back for `ms` (429 and friends). */
   readonly cooldown: (ms: number, reason: string) => void;
+  /** Asked before signing (see {@link SignGate}); null: never held. */
+  readonly signGate: SignGate | null;
 }
 
 /** One placement as the pipeline hands it over. */
@@ -52,8 +54,11 @@ type Body<T> = T extends unknown ? Omit<T, 'intentId' | 'slot' | 'key' | 'client
 /** A {@link PlacementOutcome} without the fields the run fills in. */
 export type OutcomeBody = Body<PlacementOutcome>;
 
-/** Why an unsubmitted order is ended. */
-export type AbandonReason = 'aborted' | 'not-wanted' | 'expired';
+/**
+ * Why an unsubmitted order is ended. `not-signable`: the sign gate refused it, or held it past
+ * its prepared transaction's life.
+ */
+export type AbandonReason = 'aborted' | 'not-wanted' | 'expired' | 'not-signable';
 
 /** What the step modules of one placement see of it. */
 export interface PlacementScope {

@@ -2,6 +2,7 @@
 export type {
   AccountView,
   BalanceView,
+  BalancesPending,
   BookView,
   ExternalPrice,
   Level,
@@ -10,7 +11,9 @@ export type {
   OwnOrderView,
   PairMarket,
   TradeView,
+  WalletInput,
 } from './market-snapshot.js';
+export { BALANCES_PENDING } from './market-snapshot.js';
 export { MarketState } from './market-state.js';
 export type { BookApply, MarketSource, MarketStateCounters, MarketStateOptions } from './market-state.js';
 export { DEFAULT_MARKET_POLL_TIMEOUTS, MarketPollers, createMarketPollers } from './market-pollers.js';

@@ -155,6 +155,16 @@ export class MarketPollers {
     for (const p of this.byName.values()) p.start();
   }
 
+  /**
+   * Starts the public market data alone, the book and trade pollers (the startup's provisional
+   * quoting: pairs, account and balances are the preflight's reads). {@link start} starts the
+   * rest later. Idempotent.
+   */
+  startMarketData(): void {
+    for (const [name, p] of this.byName)
+      if (name.startsWith('book:') || name.startsWith('trades:')) p.start();
+  }
+
   /** Stops every poller, aborting and awaiting the runs in flight. Idempotent. */
   async close(): Promise<void> {
     await Promise.all([...this.byName.values()].map((p) => p.close()));

@@ -18,6 +18,12 @@ export interface MarketSnapshot {
   /** Balances by instrument; null until the first successful balances poll. */
   readonly balances: Readonly<Record<string, BalanceView>> | null;
   readonly balancesAt: number | null;
+  /**
+   * True while `balances` is null because the startup's GET /balances is still being read and the
+   * daemon prepares beside it (`execution.prepareBeforeBalances`): the pure layers then plan with
+   * {@link BALANCES_PENDING} instead of planning nothing. Absent: false.
+   */
+  readonly balancesPending?: boolean;
   /** The account as last read; null until the first successful read. */
   readonly account: AccountView | null;
 }
@@ -78,6 +84,23 @@ export interface MidSample {
   readonly at: number;
   readonly price: Dec;
 }
+
+/**
+ * The wallet while the startup's GET /balances is still being read and a provisional plan is
+ * wanted ({@link MarketSnapshot.balancesPending}). Not a guess of the balances: the strategy plans
+ * as if the holdings sat at their target (no inventory skew, no inventory gate, no size skew) and
+ * checks no funds; the reconciler defers the funds check. Nothing planned with it may be signed:
+ * the pipeline's sign-time check runs again with the real balances before any signature.
+ */
+export const BALANCES_PENDING: unique symbol = Symbol('balances pending');
+/** The type of {@link BALANCES_PENDING}. */
+export type BalancesPending = typeof BALANCES_PENDING;
+
+/**
+ * The wallet as the strategy and the reconciler plan with it: the balances by instrument, null
+ * while unknown (nothing is planned, existing orders are left alone), or {@link BALANCES_PENDING}.
+ */
+export type WalletInput = Readonly<Record<string, BalanceView>> | null | BalancesPending;
 
 /** One instrument's balance. */
 export interface BalanceView {

@@ -76,6 +76,7 @@ export class MarketState {
   private readonly successes = new Map<MarketSource, number>();
   private balances: Readonly<Record<string, BalanceView>> | null = null;
   private balancesAt: number | null = null;
+  private balancesPending = false;
   private account: AccountView | null = null;
   private authFailingFlag = false;
   private listedPairs: ReadonlySet<string> | null = null;
@@ -171,8 +172,18 @@ export class MarketState {
   applyBalances(balances: readonly Balance[], at: number): void {
     this.balances = toBalancesView(balances);
     this.balancesAt = at;
+    this.balancesPending = false;
     this.successes.set('balances', at);
     this.recordAuthOk();
+  }
+
+  /**
+   * Marks the balances as being read at startup while the daemon prepares beside the read (or
+   * clears the mark): until balances are applied, snapshots carry `balancesPending`. Applying
+   * balances ends it.
+   */
+  setBalancesPending(pending: boolean): void {
+    this.balancesPending = pending;
   }
 
   /** GET /account answered: replaces the account view and clears `authFailing`. */
@@ -242,6 +253,7 @@ export class MarketState {
       balances: this.balances,
       balancesAt: this.balancesAt,
       account: this.account,
+      ...(this.balancesPending && this.balances === null ? { balancesPending: true } : {}),
     });
   }
 

@@ -1,7 +1,13 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { InventoryView } from '../execution/inventory.js';
-import type { BalanceView, MarketSnapshot, PairMarket } from '../market/market-snapshot.js';
+import {
+  BALANCES_PENDING,
+  type BalanceView,
+  type MarketSnapshot,
+  type PairMarket,
+  type WalletInput,
+} from '../market/market-snapshot.js';
 import { isInFlight, remaining, type TrackedOrder } from '../orders/fsm/index.js';
 import type { Side } from '../core/order-terms.js';
 import type { PendingIntent } from '../orders/own-orders-view.js';
@@ -110,17 +116,18 @@ export class LocalBalances {
   }
 
   /**
-   * The balances to quote with, or null until a poll has succeeded. `locks` and `flow` are the
-   * daemon's orders and fill flow now.
+   * The balances to quote with; until a poll has succeeded, null, or {@link BALANCES_PENDING}
+   * while the snapshot says the startup's read is under way and a provisional plan is wanted.
+   * `locks` and `flow` are the daemon's orders and fill flow now.
    */
   current(
     snapshot: MarketSnapshot,
     locks: { resting: Amounts; notYet: Amounts },
     flow: Amounts,
-  ): Readonly<Record<string, BalanceView>> | null {
+  ): WalletInput {
     const polled = snapshot.balances;
     const base = this.baseline;
-    if (polled === null) return null;
+    if (polled === null) return snapshot.balancesPending === true ? BALANCES_PENDING : null;
     const out: Record<string, BalanceView> = {};
     const instruments = new Set([...Object.keys(polled), ...locks.resting.keys(), ...locks.notYet.keys()]);
     for (const i of instruments) {

@@ -75,7 +75,13 @@ export function inventoryPressure(
  * the better one when pairs share a quote instrument, whose whole balance each pair's share
  * otherwise counts.
  */
-export function holdingsSkewBps(h: PairHoldings, share: number, p: PairStrategyParams['inventory']): number {
+export function holdingsSkewBps(
+  h: PairHoldings | null,
+  share: number | null,
+  p: PairStrategyParams['inventory'],
+): number {
+  // No holdings known (balances pending: a provisional plan): no skew.
+  if (h === null || share === null) return 0;
   if (p.targetBase === null || p.rangeBase === null) return inventorySkewBps(share, p);
   if (p.maxSkewBps === 0) return 0;
   return -inventoryPressure(h, share, p) * p.maxSkewBps;
@@ -122,6 +128,9 @@ export interface SideGate {
   readonly sell: boolean;
   readonly reason: string | null;
 }
+
+/** Both sides open (no holdings known yet: the sign-time check applies the limits). */
+export const OPEN_GATE: SideGate = Object.freeze({ buy: true, sell: true, reason: null });
 
 /**
  * The hard limits: at or above `maxBase` (base units) or `maxBaseShare`, only SELL (reducing)

@@ -80,6 +80,12 @@ export interface StrategyResult {
   readonly references: Readonly<Record<string, { price: Dec; at: number }>>;
   /** The snapshot's `now`, ms; the reconciler's clock for `maxOrderAge` (absent: no age refresh). */
   readonly now?: number;
+  /**
+   * True when planned with the balances pending (`BALANCES_PENDING`): no inventory term and no
+   * funds allocated. Such quotes may be prepared, never signed before the pipeline's sign-time
+   * check has judged them again with the real balances.
+   */
+  readonly provisional?: true;
 }
 
 /** What the reconciler asks the execution layer to do. */

@@ -1,6 +1,6 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
-import type { BalanceView, OwnOrderView } from '../market/market-snapshot.js';
+import { BALANCES_PENDING, type OwnOrderView, type WalletInput } from '../market/market-snapshot.js';
 import type { ReconcileParams } from './params.js';
 import { placementPriority, priorityContext } from './priority.js';
 import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from './quote-types.js';
@@ -32,6 +32,9 @@ import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from 
  * cancelled now and nothing is placed for the slot: the slot is busy while the cancel runs, and
  * a later cycle places it once the cancel has released the funds (break before make). A missing
  * slot that is not funded waits. Unknown balances (null) place nothing and break nothing.
+ * Pending balances (`BALANCES_PENDING`, the startup's provisional plan) place without a funds
+ * check and break nothing for funds: the pipeline judges each placement again with the real
+ * balances before it signs it.
  */
 
 /** A placement the reconciler did not emit this cycle, and why. */
@@ -150,7 +153,7 @@ function blocks(o: OwnOrderView, q: DesiredQuote): boolean {
 export function planReconcile(
   desired: StrategyResult,
   own: readonly OwnOrderView[],
-  balances: Readonly<Record<string, BalanceView>> | null,
+  balances: WalletInput,
   params: ReconcileParams,
 ): ReconcilePlan {
   const cancels: Array<Extract<Action, { type: 'cancel' }>> = [];
@@ -204,13 +207,13 @@ export function planReconcile(
     .map((n) => ({ n, priority: placementPriority(n.quote, ctx, n.replaces) }))
     .sort((a, b) => a.priority - b.priority || (a.n.quote.slot < b.n.quote.slot ? -1 : 1));
   const left = new Map<string, Dec>();
-  if (balances !== null) for (const [i, b] of Object.entries(balances)) left.set(i, b.available);
+  const known = balances === null || balances === BALANCES_PENDING ? null : balances;
+  if (known !== null) for (const [i, b] of Object.entries(known)) left.set(i, b.available);
   const places: Action[] = [];
   for (const { n, priority } of ranked) {
     const lock = lockOf(n.quote);
     const available = left.get(lock.instrument) ?? ZERO;
-    if (balances !== null && available.gte(lock.amount)) {
-      left.set(lock.instrument, available.minus(lock.amount));
+    const place = (): void => {
       places.push({
         type: 'place',
         quote: n.quote,
@@ -218,7 +221,13 @@ export function planReconcile(
         replaces: n.replaces?.key ?? null,
         reason: n.reason,
       });
-    } else if (balances !== null && n.replaces !== null) {
+    };
+    if (balances === BALANCES_PENDING) {
+      place(); // funds checked at sign time, with the real balances
+    } else if (known !== null && available.gte(lock.amount)) {
+      left.set(lock.instrument, available.minus(lock.amount));
+      place();
+    } else if (known !== null && n.replaces !== null) {
       cancel(n.replaces, `${n.reason}: balance does not cover both orders, cancel before placing`);
       deferred.push({ slot: n.quote.slot, reason: 'waiting for the cancel to release funds' });
     } else {
@@ -240,7 +249,7 @@ export function planReconcile(
 export function reconcile(
   desired: StrategyResult,
   own: readonly OwnOrderView[],
-  balances: Readonly<Record<string, BalanceView>> | null,
+  balances: WalletInput,
   params: ReconcileParams,
 ): Action[] {
   return planReconcile(desired, own, balances, params).actions;

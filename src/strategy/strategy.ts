@@ -1,5 +1,11 @@
 import type { Dec } from '../core/decimal.js';
-import type { BalanceView, MarketSnapshot, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
+import {
+  BALANCES_PENDING,
+  type MarketSnapshot,
+  type OwnOrderView,
+  type PairMarket,
+  type WalletInput,
+} from '../market/market-snapshot.js';
 import type { Side } from '../core/order-terms.js';
 import {
   type FundingCandidate,
@@ -10,6 +16,7 @@ import {
 } from './funding.js';
 import { afterFills } from './fill-reaction.js';
 import {
+  OPEN_GATE,
   baseShare,
   inventoryGate,
   inventoryPressure,
@@ -43,9 +50,12 @@ import {
  * The wallet as the strategy sizes against it, by instrument: `available` is free to commit now
  * (net of placements already committed), `locked` is held by resting orders. Usually the
  * snapshot's balances, brought up to date by the daemon; null until balances are known (then
- * nothing is quoted and existing orders are left alone).
+ * nothing is quoted and existing orders are left alone); {@link BALANCES_PENDING} while the
+ * startup's read is under way and a provisional plan is wanted (then every pair is quoted as if
+ * its holdings sat at their target — no skew, no inventory gate — and no funds are allocated:
+ * the quotes are checked against the real balances before they are signed).
  */
-export type InventoryInput = Readonly<Record<string, BalanceView>> | null;
+export type InventoryInput = WalletInput;
 
 type PairOutcome =
   | {
@@ -92,13 +102,21 @@ export function computeQuotes(
     }
   }
   if (inventory === null) return { quotes: [], skipped, references, now: snapshot.now };
+  if (inventory === BALANCES_PENDING) {
+    const quotes = candidates.map((c) => c.quote).sort(bySlot);
+    return { quotes, skipped, references, now: snapshot.now, provisional: true };
+  }
   const instrumentsOf = (pair: string): PairInstruments | undefined => snapshot.pairs[pair];
   const { funded, skipped: unfunded } = allocateFunds(
     candidates,
     fundingPools(inventory, ownOrders, instrumentsOf),
   );
-  const quotes = funded.sort((a, b) => (a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0));
+  const quotes = funded.sort(bySlot);
   return { quotes, skipped: [...skipped, ...unfunded], references, now: snapshot.now };
+}
+
+function bySlot(a: { readonly slot: string }, b: { readonly slot: string }): number {
+  return a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0;
 }
 
 function quotePair(
@@ -133,9 +151,12 @@ function quotePair(
   if (!inBand(ref, p.guards.priceFloor, p.guards.priceCeiling)) {
     return withRef(`reference ${ref.toFixed()} is outside the price band`);
   }
-  const holdings = pairHoldings(inventory, market.base, market.quote);
-  const share = baseShare(holdings, ref);
-  if (share === null) return withRef(`no ${market.base} and no ${market.quote} to quote with`);
+  // Balances pending: no holdings to skew by or gate on (the sign-time check applies both).
+  const holdings = inventory === BALANCES_PENDING ? null : pairHoldings(inventory, market.base, market.quote);
+  const share = holdings === null ? null : baseShare(holdings, ref);
+  if (holdings !== null && share === null) {
+    return withRef(`no ${market.base} and no ${market.quote} to quote with`);
+  }
 
   const model = quotingModel(p.model).shape({
     pair,
@@ -151,8 +172,8 @@ function quotePair(
   const shape = afterFills(model.shape, pair, now, timing.lastFillAt, p.fillReaction);
   const best = bestQuotes(ref, clampDistances(shape, p.spread));
   const limits = crossLimits(bestPrices(bookWithoutOwn(book, own, pair)), own, pair);
-  const gate = inventoryGate(holdings, share, p.inventory);
-  const pressure = inventoryPressure(holdings, share, p.inventory);
+  const gate = holdings === null || share === null ? OPEN_GATE : inventoryGate(holdings, share, p.inventory);
+  const pressure = holdings === null || share === null ? 0 : inventoryPressure(holdings, share, p.inventory);
 
   const skipped: QuoteSkip[] = [];
   const candidates: FundingCandidate[] = [];

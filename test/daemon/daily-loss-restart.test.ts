@@ -134,13 +134,18 @@ describe('the daily loss limit across a restart', () => {
     async ({ store }) => {
       const e = daemonEnv({ latency: 'fast', takerRate: 0.3, startAt: START, config: tinyLimit });
       const { lost } = await lossThenStop(e);
-      let config = e.config;
+      // A roomy limit after the restart: a latched halt would hold against it (the test above),
+      // and the new daemon's own fills on the moving market cannot halt the pair again.
+      let config = {
+        ...e.config,
+        risk: { ...e.config.risk, dailyLoss: { perPair: '100000', total: '100000' } },
+      };
       if (store === 'unreadable') {
         const journal = openJournal({ path: e.config.store.path, clock: e.clock });
         journal.setMeta(RISK_MEMORY_KEY, '{"v":1,"day":"today"}');
         journal.close();
       } else {
-        config = { ...e.config, store: { ...e.config.store, path: path.join(e.dir, 'fresh.sqlite') } };
+        config = { ...config, store: { ...config.store, path: path.join(e.dir, 'fresh.sqlite') } };
       }
 
       const restartAt = e.fake.now;

@@ -376,6 +376,90 @@ describe('runPreflight', () => {
   });
 });
 
+describe('runPreflight: onBalancesPending (the provisional start)', () => {
+  /** A venue whose GET /balances answers only when `release` is called. */
+  function slowBalances(reads: Parameters<typeof fakeVenue>[0] = {}) {
+    const venue = fakeVenue(reads);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const getBalances = venue.getBalances.bind(venue);
+    venue.getBalances = async (opts) => {
+      await gate;
+      return getBalances(opts);
+    };
+    return { venue, release: () => release() };
+  }
+
+  it.each<{
+    name: string;
+    reads: Parameters<typeof fakeVenue>[0];
+    key?: PreflightInput['key'];
+    told: boolean;
+  }>([
+    { name: 'every other check passes', reads: {}, told: true },
+    { name: 'the account is suspended', reads: { account: account({ status: 'SUSPENDED' }) }, told: false },
+    { name: 'not fee-exempt', reads: { account: account({ feeExempt: false }) }, told: false },
+    { name: 'GET /pairs fails', reads: { pairs: venueError('INTERNAL_ERROR', 500) }, told: false },
+    { name: 'the key is not the party', reads: {}, key: { fingerprint: OTHER_KEY.fingerprint }, told: false },
+    { name: 'the key could not be loaded', reads: {}, key: { error: 'no key file' }, told: false },
+    {
+      name: 'the party carries no fingerprint (a warning)',
+      reads: { account: account({ partyId: 'examplemm::abcdef' }) },
+      told: true,
+    },
+  ])('$name: told $told, while GET /balances is still being read', async ({ reads, key, told }) => {
+    const { venue, release } = slowBalances(reads);
+    const early: unknown[] = [];
+    const running = runPreflight({
+      venue,
+      key: key ?? { fingerprint: KEY.fingerprint },
+      pairs: ['BTC/USDC', 'ETH/USDC'],
+      onBalancesPending: (r) => early.push(r),
+    });
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(early).toHaveLength(told ? 1 : 0);
+    if (told) expect(early[0]).toMatchObject({ account: { slug: 'examplemm' }, pairs: PAIRS });
+    release();
+    await running;
+    expect(early).toHaveLength(told ? 1 : 0);
+  });
+
+  it('told, and the report still fails when GET /balances then fails', async () => {
+    const { venue, release } = slowBalances({ balances: venueError('INTERNAL_ERROR', 503) });
+    let told = 0;
+    const running = runPreflight({
+      venue,
+      key: { fingerprint: KEY.fingerprint },
+      pairs: ['BTC/USDC'],
+      onBalancesPending: () => (told += 1),
+    });
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    release();
+    const report = await running;
+    expect(told).toBe(1);
+    expect(report.ok).toBe(false);
+    expect(check(report, 'balances').status).toBe('fail');
+  });
+
+  it('not told when GET /balances has answered before GET /pairs', async () => {
+    const venue = fakeVenue();
+    const getPairs = venue.getPairs.bind(venue);
+    venue.getPairs = async (opts) => {
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      return getPairs(opts);
+    };
+    let told = 0;
+    const report = await runPreflight({
+      venue,
+      key: { fingerprint: KEY.fingerprint },
+      pairs: ['BTC/USDC'],
+      onBalancesPending: () => (told += 1),
+    });
+    expect(report.ok).toBe(true);
+    expect(told).toBe(0);
+  });
+});
+
 describe('formatPreflight', () => {
   it('prints one aligned line per check, then the verdict', async () => {
     const { report } = await preflight({ account: account({ feeExempt: false }) });

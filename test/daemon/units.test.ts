@@ -13,7 +13,13 @@ import { riskInputs, type PairPosition } from '../../src/portfolio/pnl.js';
 import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/readiness.js';
 import { SignalRelay } from '../../src/daemon/signals.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
-import type { MarketSnapshot, PairMarket } from '../../src/market/market-snapshot.js';
+import {
+  BALANCES_PENDING,
+  type BalanceView,
+  type MarketSnapshot,
+  type PairMarket,
+  type WalletInput,
+} from '../../src/market/market-snapshot.js';
 import { newIntent, type OrderState, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import type { RiskVerdict } from '../../src/risk/index.js';
 import { FakeProcess } from './support/daemon-env.js';
@@ -84,6 +90,12 @@ describe('quote slots and the own-orders view', () => {
   });
 });
 
+/** The balances of a wallet input that must be known. */
+function known(w: WalletInput): Readonly<Record<string, BalanceView>> {
+  if (w === null || w === BALANCES_PENDING) throw new Error(`balances not known: ${String(w)}`);
+  return w;
+}
+
 describe('local balances between polls', () => {
   it('moves available with new orders, fills and cancels, and never above the total', () => {
     const lb = new LocalBalances();
@@ -104,7 +116,7 @@ describe('local balances between polls', () => {
       quantity: dec('2'),
       enqueuedAt: 0,
     };
-    let b = lb.current(snap, ownLocks([], [pending], snap.pairs), new Map())!;
+    let b = known(lb.current(snap, ownLocks([], [pending], snap.pairs), new Map()));
     expect(b['USDC']!.available.toFixed()).toBe('800');
     expect(b['USDC']!.locked.toFixed()).toBe('200');
     // It rests, then half fills: the lock shrinks to 100 and the flow brings 1 BTC for 100 USDC.
@@ -112,34 +124,45 @@ describe('local balances between polls', () => {
       ...order('k', 'BUY', '100', '2', 'PARTIALLY_FILLED', 'BTC/USDC:BUY:0#0'),
       filled: dec('1'),
     };
-    b = lb.current(
-      snap,
-      ownLocks([half], [], snap.pairs),
-      new Map([
-        ['BTC', dec('1')],
-        ['USDC', dec('-100')],
-      ]),
-    )!;
+    b = known(
+      lb.current(
+        snap,
+        ownLocks([half], [], snap.pairs),
+        new Map([
+          ['BTC', dec('1')],
+          ['USDC', dec('-100')],
+        ]),
+      ),
+    );
     expect(b['USDC']!.available.toFixed()).toBe('800');
     expect(b['USDC']!.locked.toFixed()).toBe('100');
     expect(b['BTC']!.available.toFixed()).toBe('2');
     // Cancelled: the rest of the lock comes back.
-    b = lb.current(
-      snap,
-      ownLocks([], [], snap.pairs),
-      new Map([
-        ['BTC', dec('1')],
-        ['USDC', dec('-100')],
-      ]),
-    )!;
+    b = known(
+      lb.current(
+        snap,
+        ownLocks([], [], snap.pairs),
+        new Map([
+          ['BTC', dec('1')],
+          ['USDC', dec('-100')],
+        ]),
+      ),
+    );
     expect(b['USDC']!.available.toFixed()).toBe('900');
     expect(b['USDC']!.locked.toFixed()).toBe('0');
   });
 
-  it('is null until the first poll', () => {
-    expect(
-      new LocalBalances().current(snapshot(0), { resting: new Map(), notYet: new Map() }, new Map()),
-    ).toBeNull();
+  it('is null until the first poll, and BALANCES_PENDING while the startup read is under way', () => {
+    const none = { resting: new Map(), notYet: new Map() };
+    expect(new LocalBalances().current(snapshot(0), none, new Map())).toBeNull();
+    const pending = { ...snapshot(0), balancesPending: true };
+    expect(new LocalBalances().current(pending, none, new Map())).toBe(BALANCES_PENDING);
+    // Known balances win over a stale mark.
+    const polled = {
+      ...snapshot(0, {}, { BTC: { available: dec('1'), locked: ZERO } }),
+      balancesPending: true,
+    };
+    expect(known(new LocalBalances().current(polled, none, new Map()))['BTC']!.available.toFixed()).toBe('1');
   });
 });
 

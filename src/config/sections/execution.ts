@@ -1,5 +1,5 @@
 import type { SchemaOf } from '../define.js';
-import { intFormat } from '../formats.js';
+import { BOOLEAN, intFormat } from '../formats.js';
 
 /** What the placement pipeline does after an unknown placement (see `AfterUnknownPolicy`). */
 export const AFTER_UNKNOWN_POLICIES = ['proceed', 'wait'] as const;
@@ -8,6 +8,7 @@ export type AfterUnknownConfig = (typeof AFTER_UNKNOWN_POLICIES)[number];
 export interface ExecutionConfig {
   readonly cancelConcurrency: number;
   readonly afterUnknown: AfterUnknownConfig;
+  readonly prepareBeforeBalances: boolean;
 }
 
 export const executionSchema: SchemaOf<ExecutionConfig> = {
@@ -20,5 +21,10 @@ export const executionSchema: SchemaOf<ExecutionConfig> = {
     doc: 'After a placement whose outcome is unknown (a 504, a timeout, a 200 that does not confirm within 60 s): "proceed" places the other slots after one order read and a short pause, while the unknown order keeps its own slot blocked until it is resolved; "wait" (the old behaviour) holds every placement until it is resolved or its 5-minute deadline passes.',
     format: AFTER_UNKNOWN_POLICIES,
     default: 'proceed',
+  },
+  prepareBeforeBalances: {
+    doc: 'At startup, prepare the first quote while GET /balances (over 10 s on a cold cache) is still being read, once the API key, account, pairs, signing key and the recovery of our own orders have passed. A prepare commits nothing: the order is signed only once the balances are read and it still passes the funds, inventory and risk checks with them; if the read fails it is abandoned unsigned and the start proceeds as with false. The daemon is not ready until the preflight has passed. False: nothing is prepared before the balances are known.',
+    format: BOOLEAN,
+    default: true,
   },
 };

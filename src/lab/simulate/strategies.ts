@@ -1,6 +1,6 @@
 import type { MmConfig } from '../../config/schema.js';
 import type { ReconcileFn } from '../../daemon/daemon-types.js';
-import type { BalanceView, OwnOrderView } from '../../market/market-snapshot.js';
+import type { OwnOrderView, WalletInput } from '../../market/market-snapshot.js';
 import type { ReconcileParams } from '../../strategy/params.js';
 import type { Action, StrategyResult } from '../../strategy/quote-types.js';
 import { planReconcile, type Deferred, type ReconcilePlan } from '../../strategy/reconciler.js';
@@ -84,7 +84,7 @@ export function plainQuoting(config: MmConfig): MmConfig {
 export function planCancelThenReplace(
   desired: StrategyResult,
   own: readonly OwnOrderView[],
-  balances: Readonly<Record<string, BalanceView>> | null,
+  balances: WalletInput,
   params: ReconcileParams,
 ): ReconcilePlan {
   const base = planReconcile(desired, own, balances, params);

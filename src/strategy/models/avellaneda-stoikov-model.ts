@@ -1,3 +1,4 @@
+import { ZERO } from '../../core/decimal.js';
 import { avellanedaStoikovShape } from '../avellaneda-stoikov.js';
 import { inventoryDeviation } from '../inventory-skew.js';
 import { estimateSigma } from '../volatility.js';
@@ -13,7 +14,9 @@ export const avellanedaStoikovModel: QuotingModel = {
   shape: ({ market, now, reference, holdings, params }) => {
     const sigma = estimateSigma(market, now, params.volatility);
     if (sigma === null) return { ok: false, reason: 'no volatility estimate for Avellaneda–Stoikov' };
-    const q = inventoryDeviation(holdings, reference, params.inventory.targetBaseShare);
+    // Holdings unknown (balances pending): q = 0, the reservation price at the reference.
+    const q =
+      holdings === null ? ZERO : inventoryDeviation(holdings, reference, params.inventory.targetBaseShare);
     const as = avellanedaStoikovShape(reference, q, sigma.sigma, params.avellanedaStoikov);
     if (as === null) return { ok: false, reason: 'Avellaneda–Stoikov gave no finite quote' };
     return {

@@ -31,9 +31,13 @@ export interface ModelInput {
   readonly reference: Dec;
   readonly now: number;
   readonly market: PairMarket;
-  readonly holdings: PairHoldings;
-  /** Base share of the pair's value held, at the reference. */
-  readonly share: number;
+  /**
+   * The pair's holdings; null while the balances are pending (a provisional plan at startup):
+   * the model then plans as if they sat at the target, with no inventory term.
+   */
+  readonly holdings: PairHoldings | null;
+  /** Base share of the pair's value held, at the reference; null with `holdings`. */
+  readonly share: number | null;
   readonly params: PairStrategyParams;
   readonly timing: PipelineTiming;
 }
