@@ -245,7 +245,7 @@ async function withStore(
     if (e.type === 'alarm') alarms.push(`${e.reason}${e.key === null ? '' : ` ${e.key}`}: ${e.detail}`);
   });
   const onSignal = (signal: NodeJS.Signals): void => {
-    io.stderr(`ledger-mm cancel-all: ${signal}: stopping; cancel submissions already sent are let finish\n`);
+    io.stderr(`ledger-mm cancel-all: ${signal}: stopping; cancels already submitted are let confirm\n`);
     engine.close().catch(() => undefined);
   };
   process.once('SIGINT', onSignal);
