@@ -45,7 +45,7 @@ Options:
   -c, --config FILE  A config file layered over config/default.json. Repeatable.
   -h, --help         Show this help.
 
-Signals: SIGTERM or SIGINT stops it (cancel submissions already sent are let finish).
+Signals: SIGTERM or SIGINT stops it (cancels already submitted are let confirm).
 Exit codes: 0 stopped; 1 could not run (the metrics port is taken, say); 2 bad usage,
 invalid configuration, no API key or no usable signing key (nothing was sent to the venue).
 `;
