@@ -5,48 +5,33 @@
  * with no read-back of aborted cancels; one whose confirmation hangs past the drain bound stays
  * CANCELLING in the watchdog's journal, and the next sweep reads it before sending anything.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { dec } from '../../src/core/decimal.js';
+import { expect, it } from 'vitest';
 import type { EngineEvent } from '../../src/execution/order-engine.js';
 import { openJournal } from '../../src/orders/journal/index.js';
 import { CancelSweeper } from '../../src/watchdog/cancel-sweep.js';
-import { disposeAll, settle, startDaemon, until, type DaemonProcess } from '../execution/fixtures/daemon.js';
-import { simEnv, type SimEnv } from '../execution/fixtures/sim-env.js';
+import { settle, simEnvPerTest, until } from '../execution/fixtures/daemon.js';
+import type { SimEnv } from '../execution/fixtures/sim-env.js';
+import { buy } from '../execution/support/exec-harness.js';
 import { callsOf } from '../execution/support/ground-truth.js';
 
-let env: SimEnv;
-let daemons: DaemonProcess[] = [];
-beforeEach(() => {
-  env = simEnv({ latency: 'realistic' });
-  daemons = [];
-});
-afterEach(() => disposeAll(env, daemons));
+const perTest = simEnvPerTest({ latency: 'realistic' });
+const env = (): SimEnv => perTest.env();
 
 /** A daemon that placed one BUY and stopped without cancelling it: its orderId. */
 async function orphanedOrder(): Promise<string> {
-  const d = startDaemon(env, env.storePath('daemon.sqlite'), { ordersPoll: { intervalMs: 3_600_000 } });
-  daemons.push(d);
-  await settle(env, d.engine.start());
-  const placed = await settle(
-    env,
-    d.engine.place({
-      slot: 'BTC/USDC:BUY:0',
-      pair: 'BTC/USDC',
-      side: 'BUY',
-      price: dec('60000'),
-      quantity: dec('0.01'),
-    }),
-  );
+  const d = perTest.start(env().storePath('daemon.sqlite'), { ordersPoll: { intervalMs: 3_600_000 } });
+  await settle(env(), d.engine.start());
+  const placed = await settle(env(), d.engine.place(buy('BTC/USDC:BUY:0')));
   expect(placed).toMatchObject({ kind: 'placed', state: 'OPEN' });
-  await settle(env, d.engine.close());
+  await settle(env(), d.engine.close());
   return placed.orderId!;
 }
 
 function sweeper(storePath: string, drainMs: number, events: EngineEvent[]): CancelSweeper {
   return new CancelSweeper({
-    venue: env.client(),
-    signer: env.signer,
-    clock: env.clock,
+    venue: env().client(),
+    signer: env().signer,
+    clock: env().clock,
     storePath,
     reason: 'ledger-mm-watchdog: test',
     execution: { cancelConcurrency: 4, afterUnknown: 'proceed' },
@@ -62,45 +47,45 @@ const submitted = (events: EngineEvent[]): boolean =>
 it('a stand-down after the cancel submit waits for its confirmation: the cancel is listed as the watchdog’s', async () => {
   const orderId = await orphanedOrder();
   const events: EngineEvent[] = [];
-  const s = sweeper(env.storePath('watchdog.sqlite'), 140_000, events);
+  const s = sweeper(env().storePath('watchdog.sqlite'), 140_000, events);
   const standDown = new AbortController();
   const noted: string[] = [];
   const sweeping = s.sweep(standDown.signal, (id) => noted.push(id));
-  await until(env, () => submitted(events), 300_000, 100);
-  expect(env.venue.truth.order(orderId)!.status).toBe('OPEN');
-  const readsBefore = callsOf(env.venue, 'order').length;
+  await until(env(), () => submitted(events), 300_000, 100);
+  expect(env().venue.truth.order(orderId)!.status).toBe('OPEN');
+  const readsBefore = callsOf(env().venue, 'order').length;
 
   standDown.abort();
-  const report = await settle(env, sweeping, 200_000, 100);
+  const report = await settle(env(), sweeping, 200_000, 100);
   expect(report).toEqual({ cancelled: [orderId], failures: [], gone: 0, left: -1 });
   expect(noted).toEqual([orderId]);
-  expect(env.venue.truth.order(orderId)!.status).toBe('CANCELLED');
+  expect(env().venue.truth.order(orderId)!.status).toBe('CANCELLED');
   // Confirmed by the cancel's own reads while the pool drained; nothing sent after the stand-down.
-  expect(callsOf(env.venue, 'order').length).toBeGreaterThan(readsBefore);
-  expect(callsOf(env.venue, 'cancelPrepare')).toHaveLength(1);
+  expect(callsOf(env().venue, 'order').length).toBeGreaterThan(readsBefore);
+  expect(callsOf(env().venue, 'cancelPrepare')).toHaveLength(1);
 });
 
 it('a stand-down whose confirmation hangs is cut at the drain bound; the next sweep reads it and sends nothing', async () => {
   const orderId = await orphanedOrder();
   const events: EngineEvent[] = [];
-  const store = env.storePath('watchdog.sqlite');
+  const store = env().storePath('watchdog.sqlite');
   const s = sweeper(store, 30_000, events);
   const standDown = new AbortController();
   const sweeping = s.sweep(standDown.signal);
-  await until(env, () => submitted(events), 300_000, 100);
-  const hang = env.venue.addFault({ kind: 'hang', endpoint: 'order', probability: 1 });
+  await until(env(), () => submitted(events), 300_000, 100);
+  const hang = env().venue.addFault({ kind: 'hang', endpoint: 'order', probability: 1 });
 
   standDown.abort();
-  const t0 = env.clock.now();
-  const report = await settle(env, sweeping, 200_000, 100);
-  expect(env.clock.now() - t0).toBeLessThanOrEqual(30_000 + 500);
+  const t0 = env().clock.now();
+  const report = await settle(env(), sweeping, 200_000, 100);
+  expect(env().clock.now() - t0).toBeLessThanOrEqual(30_000 + 500);
   expect(report).toEqual({
     cancelled: [],
     failures: [{ orderId, reason: 'aborted', detail: 'closed' }],
     gone: 0,
     left: -1,
   });
-  const journal = openJournal({ path: store, clock: env.clock, readOnly: true });
+  const journal = openJournal({ path: store, clock: env().clock, readOnly: true });
   try {
     expect(journal.findByOrderId(orderId)?.order.state).toBe('CANCELLING');
   } finally {
@@ -108,9 +93,9 @@ it('a stand-down whose confirmation hangs is cut at the drain bound; the next sw
   }
 
   // The venue took it: the next sweep's recovery reads it as cancelled and sends nothing more.
-  env.venue.faults.remove(hang);
-  const next = await settle(env, s.sweep(new AbortController().signal), 200_000, 100);
+  env().venue.faults.remove(hang);
+  const next = await settle(env(), s.sweep(new AbortController().signal), 200_000, 100);
   expect(next).toEqual({ cancelled: [], failures: [], gone: 0, left: 0 });
-  expect(callsOf(env.venue, 'cancelPrepare')).toHaveLength(1);
-  expect(env.venue.truth.order(orderId)!.status).toBe('CANCELLED');
+  expect(callsOf(env().venue, 'cancelPrepare')).toHaveLength(1);
+  expect(env().venue.truth.order(orderId)!.status).toBe('CANCELLED');
 });
