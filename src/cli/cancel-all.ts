@@ -7,7 +7,6 @@
  * would break the venue's one-at-a-time rule and both would believe they own the orders). Without
  * `--yes` it is a dry run: it lists what it would cancel, read-only, and cancels nothing.
  */
-import { parseArgs } from 'node:util';
 import { systemClock } from '../core/clock.js';
 import { toWire } from '../core/decimal.js';
 import type { MmConfig } from '../config/schema.js';
@@ -27,10 +26,9 @@ import { cancelResult, plural, printReport, printResting, type ReportLine } from
 import { closeJournalRead, liveStoreHolder, readJournal } from './support/journal-reader.js';
 import {
   errorText,
-  loadOperatorConfig,
-  operatorSigner,
+  operatorSigning,
+  operatorStartup,
   operatorVenueClient,
-  usageError,
 } from './support/operator-setup.js';
 
 const NAME = 'cancel-all';
@@ -73,42 +71,22 @@ or no usable signing key (nothing was sent to the venue).
 `;
 
 interface Args {
-  configFiles: string[];
   pair: string | undefined;
   yes: boolean;
 }
 
-function parse(argv: string[], io: CommandIo): Args | number {
-  let values: { config?: string[]; pair?: string; yes?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string', short: 'c', multiple: true },
-        pair: { type: 'string', short: 'p' },
-        yes: { type: 'boolean', short: 'y', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return usageError(io, NAME, USAGE, errorText(err));
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  if (values.pair === '') return usageError(io, NAME, USAGE, '--pair needs a pair name, e.g. BTC/USDC');
-  return { configFiles: values.config ?? [], pair: values.pair, yes: values.yes === true };
-}
-
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const args = parse(argv, io);
-  if (typeof args === 'number') return args;
-  const loaded = loadOperatorConfig(NAME, args.configFiles, io, USAGE);
-  if (!loaded.ok) return loaded.exitCode;
-  return args.yes ? cancelAll(args, loaded.value, io) : dryRun(args, loaded.value, io);
+  const start = operatorStartup(NAME, argv, io, USAGE, {
+    options: {
+      pair: { type: 'string', short: 'p' },
+      yes: { type: 'boolean', short: 'y', default: false },
+    },
+    check: (v) => (v.pair === '' ? '--pair needs a pair name, e.g. BTC/USDC' : null),
+  });
+  if (!start.ok) return start.exitCode;
+  const { values, config } = start.value;
+  const args: Args = { pair: values.pair, yes: values.yes === true };
+  return args.yes ? cancelAll(args, config, io) : dryRun(args, config, io);
 }
 
 /** The resting orders of the party (every page), optionally of one pair. */
@@ -188,15 +166,13 @@ function openStore(config: MmConfig, io: CommandIo): Journal<TrackedOrder> | num
 /** With --yes: cancel for real. */
 async function cancelAll(args: Args, config: MmConfig, io: CommandIo): Promise<number> {
   // Everything that can be refused locally is refused before the first venue call.
-  const signer = operatorSigner(NAME, config.signing, io);
-  if (!signer.ok) return signer.exitCode;
-  const setup = operatorVenueClient(NAME, config.venue, io);
-  if (!setup.ok) return setup.exitCode;
-  const client = setup.value;
+  const signing = operatorSigning(NAME, config, io);
+  if (!signing.ok) return signing.exitCode;
+  const { signer, client } = signing.value;
   try {
     const journal = openStore(config, io);
     if (typeof journal === 'number') return journal;
-    return await withStore(args, config, io, client, signer.value, journal);
+    return await withStore(args, config, io, client, signer, journal);
   } finally {
     await client.close();
   }
@@ -245,7 +221,7 @@ async function withStore(
     if (e.type === 'alarm') alarms.push(`${e.reason}${e.key === null ? '' : ` ${e.key}`}: ${e.detail}`);
   });
   const onSignal = (signal: NodeJS.Signals): void => {
-    io.stderr(`ledger-mm cancel-all: ${signal}: stopping; cancel submissions already sent are let finish\n`);
+    io.stderr(`ledger-mm cancel-all: ${signal}: stopping; cancels already submitted are let confirm\n`);
     engine.close().catch(() => undefined);
   };
   process.once('SIGINT', onSignal);

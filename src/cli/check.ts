@@ -18,8 +18,7 @@ import { liveVenueOptions } from '../daemon/venue-client.js';
 import { createLiveVenueClient } from '../venue/live-client.js';
 import type { VenueClient } from '../venue/client.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
-import { parseConfigJsonArgs } from './support/operator-args.js';
-import { loadOperatorConfig } from './support/operator-setup.js';
+import { JSON_OPTION, operatorStartup } from './support/operator-setup.js';
 
 const NAME = 'check';
 
@@ -77,13 +76,11 @@ function errorText(err: unknown): string {
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const args = parseConfigJsonArgs(NAME, argv, io, USAGE);
-  if (!args.ok) return args.exitCode;
-
   // 1. Configuration, fully validated before anything is sent.
-  const loaded = loadOperatorConfig(NAME, args.value.configFiles, io, USAGE);
-  if (!loaded.ok) return loaded.exitCode;
-  const config = loaded.value;
+  const start = operatorStartup(NAME, argv, io, USAGE, { options: JSON_OPTION });
+  if (!start.ok) return start.exitCode;
+  const { config } = start.value;
+  const json = start.value.values.json === true;
   const { venue } = config;
   if (venue.apiKey === '') {
     io.stderr(
@@ -121,7 +118,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     await client.close();
   }
 
-  if (args.value.json) {
+  if (json) {
     const out = {
       ok: report.ok,
       venue: { baseUrl: venue.baseUrl, apiKey: handle },

@@ -5,7 +5,6 @@
  * their local states, without asking the venue. Read-only: the journal is opened read-only (no
  * lock), so this runs next to a daemon.
  */
-import { parseArgs } from 'node:util';
 import type { MmConfig } from '../config/schema.js';
 import { apiKeyHandle, scrubText } from '../logging/redact.js';
 import type { OrdersQuery } from '../venue/endpoints.js';
@@ -18,7 +17,7 @@ import {
   nonTerminalOrders,
   readJournal,
 } from './support/journal-reader.js';
-import { errorText, loadOperatorConfig, operatorVenueClient, usageError } from './support/operator-setup.js';
+import { errorText, operatorStartup, operatorVenueClient } from './support/operator-setup.js';
 import {
   localOrderRow,
   localOrderTable,
@@ -57,66 +56,45 @@ configuration (nothing was sent to the venue).
 const NAME = 'orders';
 
 interface Args {
-  configFiles: string[];
   status: string;
   pair: string | undefined;
   json: boolean;
   local: boolean;
 }
 
-function parse(argv: string[], io: CommandIo): Args | number {
-  let values: {
-    config?: string[];
-    status?: string;
-    pair?: string;
-    json?: boolean;
-    local?: boolean;
-    help?: boolean;
-  };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string', short: 'c', multiple: true },
-        status: { type: 'string', short: 's' },
-        pair: { type: 'string', short: 'p' },
-        json: { type: 'boolean', default: false },
-        local: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return usageError(io, NAME, USAGE, errorText(err));
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  const status = (values.status ?? 'OPEN').toUpperCase();
-  if (!/^[A-Z][A-Z_]*$/.test(status)) {
-    return usageError(io, NAME, USAGE, `--status must be OPEN, ALL or a status name, got "${values.status}"`);
-  }
-  if (values.pair === '') return usageError(io, NAME, USAGE, '--pair needs a pair name, e.g. BTC/USDC');
-  if (values.local === true && values.status !== undefined) {
-    return usageError(io, NAME, USAGE, '--status filters the venue list; --local lists non-terminal orders');
-  }
-  return {
-    configFiles: values.config ?? [],
-    status,
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const start = operatorStartup(NAME, argv, io, USAGE, {
+    options: {
+      status: { type: 'string', short: 's' },
+      pair: { type: 'string', short: 'p' },
+      json: { type: 'boolean', default: false },
+      local: { type: 'boolean', default: false },
+    },
+    check: (v) => {
+      if (!/^[A-Z][A-Z_]*$/.test(statusOf(v.status))) {
+        return `--status must be OPEN, ALL or a status name, got "${v.status}"`;
+      }
+      if (v.pair === '') return '--pair needs a pair name, e.g. BTC/USDC';
+      if (v.local === true && v.status !== undefined) {
+        return '--status filters the venue list; --local lists non-terminal orders';
+      }
+      return null;
+    },
+  });
+  if (!start.ok) return start.exitCode;
+  const { values, config } = start.value;
+  const args: Args = {
+    status: statusOf(values.status),
     pair: values.pair,
     json: values.json === true,
     local: values.local === true,
   };
+  return args.local ? listLocal(args, config, io) : listVenue(args, config, io);
 }
 
-async function run(argv: string[], io: CommandIo): Promise<number> {
-  const args = parse(argv, io);
-  if (typeof args === 'number') return args;
-  const loaded = loadOperatorConfig(NAME, args.configFiles, io, USAGE);
-  if (!loaded.ok) return loaded.exitCode;
-  return args.local ? listLocal(args, loaded.value, io) : listVenue(args, loaded.value, io);
+/** `--status` as the venue takes it (default OPEN). */
+function statusOf(given: string | undefined): string {
+  return (given ?? 'OPEN').toUpperCase();
 }
 
 /** `--local`: the journal's non-terminal orders. */

@@ -1,15 +1,14 @@
 /**
  * `ledger-mm run`: the quoting daemon against the configured venue, until SIGTERM or SIGINT.
  */
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config/load.js';
 import type { MmConfig } from '../config/schema.js';
 import { observabilityAttachment } from '../daemon/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
 import { watchdogAttributionAttachment } from '../daemon/watchdog-attribution.js';
 import type { ProcessSeam } from '../daemon/signals.js';
-import { scrubText } from '../logging/redact.js';
-import { EXIT, type Command, type CommandIo } from './command.js';
+import { type Command, type CommandIo } from './command.js';
+import { parseOperatorArgs } from './support/operator-setup.js';
 
 const USAGE = `Usage: ledger-mm run [--config FILE]...
 
@@ -41,26 +40,9 @@ export interface RunSeams {
 
 /** The command's body. */
 export async function runCommand(argv: string[], io: CommandIo, seams: RunSeams = {}): Promise<number> {
-  let values: { config?: string[]; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string', short: 'c', multiple: true },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    io.stderr(`ledger-mm run: ${scrubText(err instanceof Error ? err.message : String(err))}\n\n${USAGE}`);
-    return EXIT.USAGE;
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  const load = { configFiles: values.config ?? [], env: io.env, cwd: io.cwd };
+  const args = parseOperatorArgs('run', argv, io, USAGE);
+  if (!args.ok) return args.exitCode;
+  const load = { configFiles: args.value.config ?? [], env: io.env, cwd: io.cwd };
   const loaded = loadConfigOrExit(load, io);
   if (!loaded.ok) return loaded.exitCode;
   return runDaemon({

@@ -22,8 +22,7 @@ import {
   readJournal,
   type JournalRead,
 } from './support/journal-reader.js';
-import { parseConfigJsonArgs } from './support/operator-args.js';
-import { errorText, loadOperatorConfig, operatorVenueClient } from './support/operator-setup.js';
+import { JSON_OPTION, errorText, operatorStartup, operatorVenueClient } from './support/operator-setup.js';
 import { localOrderRow, localOrderTable, type LocalOrderRow } from './support/order-rows.js';
 import { formatTable } from '../core/text-table.js';
 
@@ -119,12 +118,10 @@ function summariseJournal(read: JournalRead): JournalSummary {
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const args = parseConfigJsonArgs(NAME, argv, io, USAGE);
-  if (!args.ok) return args.exitCode;
-  const { configFiles, json } = args.value;
-  const loaded = loadOperatorConfig(NAME, configFiles, io, USAGE);
-  if (!loaded.ok) return loaded.exitCode;
-  const config = loaded.value;
+  const start = operatorStartup(NAME, argv, io, USAGE, { options: JSON_OPTION });
+  if (!start.ok) return start.exitCode;
+  const { config } = start.value;
+  const json = start.value.values.json === true;
 
   const probe = await probeDaemon(config.metrics);
   if (probe.kind === 'running') return printDaemon(probe, json, io);

@@ -4,7 +4,6 @@
  * silent for `watchdog.deadAfterMs`, cancels every resting order of the party through the
  * daemon's own cancel code, journaling in its own store. It never places an order.
  */
-import { parseArgs } from 'node:util';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { MmConfig } from '../config/schema.js';
 import { verificationOf } from '../config/sections/signing.js';
@@ -16,13 +15,7 @@ import { fileProbe, httpProbe, type HeartbeatProbe } from '../watchdog/heartbeat
 import { Watchdog } from '../watchdog/watchdog.js';
 import { createWatchdogMetrics } from '../watchdog/watchdog-metrics.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
-import {
-  errorText,
-  loadOperatorConfig,
-  operatorSigner,
-  operatorVenueClient,
-  usageError,
-} from './support/operator-setup.js';
+import { operatorSigning, operatorStartup } from './support/operator-setup.js';
 
 const NAME = 'watchdog';
 
@@ -45,7 +38,7 @@ Options:
   -c, --config FILE  A config file layered over config/default.json. Repeatable.
   -h, --help         Show this help.
 
-Signals: SIGTERM or SIGINT stops it (cancel submissions already sent are let finish).
+Signals: SIGTERM or SIGINT stops it (cancels already submitted are let confirm).
 Exit codes: 0 stopped; 1 could not run (the metrics port is taken, say); 2 bad usage,
 invalid configuration, no API key or no usable signing key (nothing was sent to the venue).
 `;
@@ -61,36 +54,17 @@ export interface WatchdogSeams {
 
 /** The command's body. */
 export async function runWatchdog(argv: string[], io: CommandIo, seams: WatchdogSeams = {}): Promise<number> {
-  let values: { config?: string[]; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string', short: 'c', multiple: true },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    return usageError(io, NAME, USAGE, errorText(err));
-  }
-  if (values.help === true) {
-    io.stdout(USAGE);
-    return EXIT.OK;
-  }
-  const loaded = loadOperatorConfig(NAME, values.config ?? [], io, USAGE);
-  if (!loaded.ok) return loaded.exitCode;
-  const config = loaded.value;
+  const start = operatorStartup(NAME, argv, io, USAGE);
+  if (!start.ok) return start.exitCode;
+  const { config } = start.value;
   const refusal = configRefusal(config);
   if (refusal !== null) {
     io.stderr(`ledger-mm watchdog: ${refusal}. Nothing was sent to the venue.\n`);
     return EXIT.USAGE;
   }
-  const signer = operatorSigner(NAME, config.signing, io);
-  if (!signer.ok) return signer.exitCode;
-  const client = operatorVenueClient(NAME, config.venue, io);
-  if (!client.ok) return client.exitCode;
+  const signing = operatorSigning(NAME, config, io);
+  if (!signing.ok) return signing.exitCode;
+  const { signer, client } = signing.value;
   const proc = seams.proc ?? process;
   const clock = seams.clock ?? systemClock;
   const wd = config.watchdog;
@@ -102,8 +76,8 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
     ...(seams.logDestination === undefined ? {} : { destination: seams.logDestination }),
   });
   const sweeper = new CancelSweeper({
-    venue: client.value,
-    signer: signer.value,
+    venue: client,
+    signer,
     clock,
     storePath: wd.storePath,
     reason: wd.cancelReason,
@@ -137,7 +111,7 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
     address = await server.start();
   } catch (err) {
     logger.fatal({ err }, `ledger-mm watchdog cannot listen on ${wd.metrics.host}:${wd.metrics.port}`);
-    await client.value.close();
+    await client.close();
     metrics.close();
     proc.exit(EXIT.FAILED);
     return EXIT.FAILED;
@@ -166,7 +140,7 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
   logger.info('watchdog stopping');
   await w.close();
   await server.close();
-  await client.value.close();
+  await client.close();
   metrics.close();
   logger.info('watchdog stopped');
   proc.exit(EXIT.OK);

@@ -23,8 +23,15 @@ import type { OrderDispatch } from './order-dispatch.js';
  *    to be resolved by a read (resting ones are then cancelled too). Those still unknown stay in
  *    the journal: the stop names them and the next start's recovery resolves them — it is not a
  *    failure, the exit code stays 0;
- * 5. close the order engine (its cancel pool drains, the journal closes last), then the pollers
- *    and the venue client.
+ * 5. close the order engine within what is left of the bound: its cancel pool drains (a cancel
+ *    not yet signed is dropped; one already submitted runs to its confirmation, so its outcome is
+ *    recorded; one whose confirmation the bound cuts stays CANCELLING in the journal, read by the
+ *    next start before anything is sent), the journal closes last; then the pollers and the
+ *    venue client.
+ *
+ * With `cancelOrders` false nothing new is cancelled, but cancels the quote cycle had already
+ * submitted are still drained in step 5: an order is never left with a cancel of unknown fate
+ * when the bound allows reading it.
  *
  * The last part of the bound (a quarter, at most 2 s) is kept for step 5's pollers and venue
  * client: an HTTP pool closes only when its requests are done, so it too is cut at the bound.

@@ -26,7 +26,7 @@ export interface CancelPoolOptions extends ExecutionDeps {
   readonly retryBackoff?: Partial<Backoff>;
   /** Bound on one cancel request from its start. Default 20 min. */
   readonly taskTimeoutMs?: number;
-  /** Default drain deadline of {@link CancelPool.close}. Default 150 s. */
+  /** Default drain deadline of {@link CancelPool.close}: submitted cancels confirm within it. 150 s. */
   readonly drainMs?: number;
   /**
    * Cancel automatically when an order with a deferred cancel comes to rest (enters
@@ -154,8 +154,15 @@ export class CancelPool {
   }
 
   /**
-   * Stops taking cancels, drops the waiting ones (`aborted`), aborts running ones between steps,
-   * and lets in-flight cancel submissions finish until `drainMs`. Idempotent.
+   * Stops taking cancels and drains the running ones. Waiting cancels are dropped (`aborted`,
+   * `closed`); a running cancel not yet signed is stopped where it is (its prepare call cut, or
+   * before signing: the prepared cancel expires unused) and goes back to CANCEL_REQUESTED; a
+   * cancel already signed runs on: its submission finishes and its order is read until the
+   * cancel confirms (its outcome recorded as usual), bounded by its confirmation window (90 s by
+   * default), its task timeout and `drainMs` from now, whichever comes first. One cut by those
+   * bounds ends `aborted` (`closed`) and stays CANCELLING in the journal: a submitted cancel of
+   * unknown effect, which the next start's recovery reads before sending anything. No new attempt
+   * starts after close. Resolves when every cancel has ended. Idempotent.
    */
   close(options: { drainMs?: number } = {}): Promise<void> {
     this.closePromise ??= this.shutdown(options.drainMs ?? this.drainMs);
@@ -194,17 +201,21 @@ export class CancelPool {
           w.started = true;
           options.signal?.removeEventListener('abort', onCallerAbort);
           this.emitQueue();
-          const task = timeoutSignal(this.ctx.clock, this.taskTimeoutMs, options.signal, this.closing.signal);
+          const { clock } = this.ctx;
+          const task = timeoutSignal(clock, this.taskTimeoutMs, options.signal, this.closing.signal);
+          const confirm = timeoutSignal(clock, this.taskTimeoutMs, options.signal, this.draining.signal);
           try {
             return await new CancelRun(this.ctx, this.cfg, {
               key,
               reason: options.reason ?? 'cancel',
               signal: task.signal,
               submitSignal: this.draining.signal,
+              confirmSignal: confirm.signal,
               abortCause: cause,
             }).run();
           } finally {
             task.dispose();
+            confirm.dispose();
           }
         },
         { priority: options.priority ?? 0, signal: queueAbort.signal },

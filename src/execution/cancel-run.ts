@@ -128,6 +128,11 @@ export class CancelRun {
     }
     let accepted = false;
     if (prep.signing !== null) {
+      // Stopped before signing (close, caller, timeout): dropped; the prepared cancel expires unused.
+      if (job.signal.aborted) {
+        this.retryState('ABORTED');
+        return { kind: 'aborted', reason: job.abortCause() };
+      }
       const signature = ctx.sign('cancel-sign', job.key, prep.signing);
       const signing = prep.signing;
       const res = await ctx.timed(
@@ -244,12 +249,11 @@ export class CancelRun {
       });
     for (let step = 0; ; step++) {
       const wait = Math.min(delayAt(cfg.confirmBackoff, step), Math.max(0, until - ctx.now()));
-      if (!(await pause(ctx.clock, wait, job.signal))) {
-        this.retryState('ABORTED');
+      if (!(await pause(ctx.clock, wait, job.confirmSignal))) {
         report(false, 'ABORTED');
-        return { kind: 'aborted', reason: job.abortCause() };
+        return this.stopUnconfirmed();
       }
-      const read = await fetchOrder(ctx, order.orderId ?? '', job.signal);
+      const read = await fetchOrder(ctx, order.orderId ?? '', job.confirmSignal);
       if (
         read.kind === 'order' &&
         read.order.status === 'CANCELLED' &&
@@ -286,9 +290,23 @@ export class CancelRun {
           settledBody(ctx.order(job.key), this.attempts) ?? { kind: 'stranded', attempts: this.attempts }
         );
       }
+      // Stopped meanwhile (the pool closed): no further attempt; the journal keeps the submitted cancel.
+      if (job.signal.aborted) return this.stopUnconfirmed();
       this.retryState(accepted ? 'CANCEL_NOT_CONFIRMED' : 'CANCEL_AMBIGUOUS');
       return { again: 'backoff' };
     }
+  }
+
+  /**
+   * A cancel stopped after its submission, before its confirmation. When the pool closed (it runs
+   * no further attempt), the order stays CANCELLING: the journal holds a submitted cancel of
+   * unknown effect, which the next start's recovery reads before sending anything. Otherwise
+   * (caller signal, task timeout) it goes back to CANCEL_REQUESTED for a later request.
+   */
+  private stopUnconfirmed(): OutcomeBody {
+    const reason = this.job.abortCause();
+    if (reason !== 'closed') this.retryState('ABORTED');
+    return { kind: 'aborted', reason };
   }
 
   /** The cumulative filled from a fresh read (not applied: the 409 event carries it), else `fallback`. */

@@ -17,10 +17,16 @@ export interface CancelConfig {
 export interface CancelJob {
   readonly key: string;
   readonly reason: string;
-  /** Caller signal + task timeout + close. */
+  /** Caller signal + task timeout + close: stops the cancel anywhere before it is signed. */
   readonly signal: AbortSignal;
   /** Only the drain deadline: cuts an in-flight cancel submission. */
   readonly submitSignal: AbortSignal;
+  /**
+   * Caller signal + task timeout + the drain deadline, NOT close: a cancel already submitted
+   * reads its order until it confirms (or its confirmation window passes) even once the pool
+   * closes, so a close never leaves a cancel that may have landed without its outcome.
+   */
+  readonly confirmSignal: AbortSignal;
   readonly abortCause: () => AbortCause;
 }
 

@@ -89,13 +89,19 @@ export function buildParts(
   return { journal, registry, inventory, tracker, ignored, unknown, ...loops };
 }
 
-/** The shutdown sequence: placements, cancels, loops, journal — in that order. */
+/**
+ * The shutdown sequence: placements, cancels, loops, journal — in that order, under ONE deadline
+ * `drainMs` from the call (each step gets what is left of it, so the whole close stays within the
+ * bound its caller budgeted, e.g. the daemon's `shutdown.graceMs`). The cancel pool drains last:
+ * cancels already submitted run to their confirmation within what is left.
+ */
 export async function closeEngine(p: EngineParts, options: CloseOptions, clock: Clock): Promise<void> {
-  const drainMs = options.drainMs ?? 150_000;
+  const deadline = clock.now() + (options.drainMs ?? 150_000);
+  const left = (): number => Math.max(0, deadline - clock.now());
   try {
-    await p.pipeline.close({ drainMs });
+    await p.pipeline.close({ drainMs: left() });
     if (options.cancelAll === true) {
-      const bound = timeoutSignal(clock, drainMs);
+      const bound = timeoutSignal(clock, left());
       try {
         await raceSignal(cancelEverything(p, 'shutdown'), bound.signal);
       } finally {
@@ -105,7 +111,7 @@ export async function closeEngine(p: EngineParts, options: CloseOptions, clock: 
     await p.poller.close();
     await p.evictor?.close();
     await p.resolver.close();
-    await p.cancelPool.close({ drainMs });
+    await p.cancelPool.close({ drainMs: left() });
   } finally {
     p.tracker.detach();
     p.journal.close();

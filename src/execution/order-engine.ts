@@ -102,7 +102,11 @@ export type EnginePhase = 'created' | 'recovering' | 'ready' | 'closing' | 'clos
 export interface CloseOptions {
   /** Cancel every order held before stopping (config `shutdown.cancelOrders`). Default false. */
   readonly cancelAll?: boolean;
-  /** Bound on the in-flight submission and on the cancels, ms. Default 150 s. */
+  /**
+   * Bound on the whole close from its call, ms: the in-flight placement submission, the cancels,
+   * and the cancel pool's drain (cancels already submitted run to their confirmation within it;
+   * one cut by it stays CANCELLING in the journal for the next start). Default 150 s.
+   */
   readonly drainMs?: number;
 }
 
@@ -227,7 +231,9 @@ export class OrderEngine {
 
   /**
    * Stops placements (waiting intents dropped; the running one abandoned before signing, or its
-   * submission let finish), optionally cancels everything, stops the loops, closes the journal.
+   * submission let finish), optionally cancels everything, stops the loops, drains the cancel
+   * pool (cancels not yet signed are dropped; submitted ones run to their confirmation), closes
+   * the journal; all within `drainMs`.
    */
   close(options: CloseOptions = {}): Promise<void> {
     this.closePromise ??= this.shutdown(options);

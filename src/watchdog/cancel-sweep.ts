@@ -47,7 +47,7 @@ export interface SweepDeps {
   readonly reason: string;
   readonly execution: ExecutionConfig;
   readonly verification: PreparedVerification;
-  /** Bound on the drain of in-flight cancel submissions when the sweep is aborted, ms. */
+  /** Bound on the drain when the sweep is aborted (submitted cancels submit and confirm within it), ms. */
   readonly drainMs: number;
   /** Engine events (for the log). */
   readonly onEngineEvent?: (e: EngineEvent) => void;
@@ -77,8 +77,11 @@ export class CancelSweeper {
   /**
    * One sweep. Rejects when the account cannot be read, the key does not belong to the party, or
    * the journal cannot be opened; cancels that fail are in the report. `signal` (the daemon came
-   * back, or the watchdog stops) closes the engine: queued cancels are dropped, running ones stop
-   * between steps, and cancel submissions already sent are let finish (bounded by `drainMs`).
+   * back, or the watchdog stops) closes the engine, whose cancel pool drains: queued cancels and
+   * those not yet signed are dropped, and a cancel already submitted runs to its confirmation
+   * (bounded by `drainMs` and its confirmation window), so a stand-down never loses which orders
+   * the watchdog's cancels took off the book. One cut by that bound is an `aborted` failure and
+   * stays CANCELLING in the watchdog's journal: the next sweep's recovery reads it first.
    * `onCancelled` is told each order as soon as its cancel is confirmed.
    */
   async sweep(signal: AbortSignal, onCancelled?: (orderId: string) => void): Promise<SweepReport> {
@@ -114,40 +117,8 @@ export class CancelSweeper {
       await engine.close({ drainMs: d.drainMs });
       unsubscribe();
     }
-    const report = summarise(outcomes, submitted);
-    const settled = await this.settleAborted(outcomes, submitted);
     const left = signal.aborted ? -1 : (await this.listResting(signal)).length;
-    return {
-      ...report,
-      cancelled: [...report.cancelled, ...settled],
-      failures: report.failures.filter((f) => f.orderId === null || !settled.includes(f.orderId)),
-      left,
-    };
-  }
-
-  /**
-   * A stand-down aborts a cancel between its submission and its confirmation, and the venue may
-   * well have taken the submission: each such order is read once, and one that reads CANCELLED
-   * is the watchdog's cancel (what the daemon's attribution asks `/status` about). An order that
-   * cannot be read stays an `aborted` failure.
-   */
-  private async settleAborted(
-    outcomes: readonly CancelOutcome[],
-    submitted: ReadonlySet<string>,
-  ): Promise<string[]> {
-    const ids = outcomes.flatMap((o) =>
-      o.kind === 'aborted' && submitted.has(o.key) && o.orderId !== null ? [o.orderId] : [],
-    );
-    const reads = await Promise.all(
-      ids.map(async (id) => {
-        try {
-          return (await this.d.venue.getOrder(id)).status === 'CANCELLED' ? id : null;
-        } catch {
-          return null;
-        }
-      }),
-    );
-    return reads.filter((id) => id !== null);
+    return { ...summarise(outcomes, submitted), left };
   }
 
   private async readAccount(): Promise<AccountFacts> {

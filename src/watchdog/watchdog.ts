@@ -10,8 +10,8 @@ import type { WatchdogMetrics } from './watchdog-metrics.js';
  * `deadAfterMs`, cancels every resting order of the party, again every `sweepMs` for as long as
  * the heartbeat stays silent (so a daemon that is alive but cut off from the watchdog gets its
  * quotes pulled, never added to: nothing here places an order). The moment a heartbeat is seen
- * again it stands down: the running sweep is aborted (cancel submissions already sent finish)
- * and nothing more is cancelled.
+ * again it stands down: the running sweep is aborted (cancels already submitted run to their
+ * confirmation) and nothing more is cancelled.
  *
  * Silence is measured on the watchdog's own clock from the last heartbeat seen, or from the
  * watchdog's start before the first one (a daemon that never answers is dead too).
@@ -81,7 +81,7 @@ export class Watchdog {
     this.poller.start();
   }
 
-  /** Stops watching and any sweep (in-flight cancel submissions are let finish). */
+  /** Stops watching and any sweep (cancels already submitted are let confirm). */
   async close(): Promise<void> {
     await this.poller?.close();
     await this.standDown('the watchdog stops');
@@ -120,7 +120,7 @@ export class Watchdog {
         if (t !== undefined) t.endedAt = this.lastHeartbeatAt;
         this.o.logger.warn(
           { read: result.detail },
-          'daemon heartbeat is back: the watchdog stands down (cancels already submitted finish; nothing more is cancelled)',
+          'daemon heartbeat is back: the watchdog stands down (cancels already submitted are let confirm; nothing more is cancelled)',
         );
         await this.standDown('the daemon is back');
       }

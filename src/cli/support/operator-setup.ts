@@ -1,8 +1,11 @@
 /**
- * The setup every operator command (`orders`, `cancel-all`, `status`) shares, in the order the
- * `check` command established: configuration validated first (exit 2 before any venue call),
- * then the API key, then the venue client, then (for commands that sign) the signing key.
+ * The setup every operator command (`check`, `status`, `orders`, `cancel-all`, `watchdog`)
+ * shares, in the order the `check` command established: the arguments (`--config FILE...`,
+ * `--help` and the command's own options, strictly), then the configuration, validated (exit 2
+ * before any venue call), then the API key and the venue client, and for commands that sign the
+ * signing key. Each step prints its own reason and hands back the exit code.
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { causeCode } from '../../daemon/preflight.js';
 import { loadConfigOrExit } from '../../config/load.js';
 import type { MmConfig, SigningConfig, VenueConfig } from '../../config/schema.js';
@@ -34,6 +37,87 @@ export function errorText(err: unknown): string {
 export function usageError(io: CommandIo, command: string, usage: string, message: string): number {
   io.stderr(`ledger-mm ${command}: ${scrubText(message)}\n\n${usage}`);
   return EXIT.USAGE;
+}
+
+/** A command's own options, as `parseArgs` takes them. */
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+/** The options every operator command takes. */
+const COMMON_OPTIONS = {
+  config: { type: 'string', short: 'c', multiple: true },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** `--json`, for the commands that can print JSON instead of text. */
+export const JSON_OPTION = { json: { type: 'boolean', default: false } } as const;
+
+/** What `--config`, `--help` and a command's own `options` parse to. */
+export type OperatorValues<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    options: typeof COMMON_OPTIONS & O;
+    strict: true;
+    allowPositionals: false;
+  }>
+>['values'];
+
+/**
+ * Parses `argv` of `ledger-mm <command>`: `--config FILE` (repeatable), `--help` and `options`,
+ * strictly (no positionals, no unknown option). Bad usage prints the error and `usage` to stderr
+ * and ends the command with exit 2; `--help` prints `usage` to stdout and ends it with exit 0.
+ */
+export function parseOperatorArgs<const O extends ParseArgsOptionsConfig>(
+  command: string,
+  argv: string[],
+  io: CommandIo,
+  usage: string,
+  options?: O,
+): Setup<OperatorValues<O>> {
+  let values: OperatorValues<O>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { ...options, ...COMMON_OPTIONS } as typeof COMMON_OPTIONS & O,
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    return { ok: false, exitCode: usageError(io, command, usage, errorText(err)) };
+  }
+  if ((values as { help?: boolean }).help === true) {
+    io.stdout(usage);
+    return { ok: false, exitCode: EXIT.OK };
+  }
+  return { ok: true, value: values };
+}
+
+/** What {@link operatorStartup} hands a command. */
+export interface OperatorStart<V> {
+  /** The parsed options, `config` and `help` included. */
+  readonly values: V;
+  readonly config: MmConfig;
+}
+
+/**
+ * The start of an operator command: its arguments ({@link parseOperatorArgs}), then `check` on
+ * them (a message is a usage error, exit 2), then the layered configuration
+ * ({@link loadOperatorConfig}). Nothing is sent to the venue.
+ */
+export function operatorStartup<const O extends ParseArgsOptionsConfig>(
+  command: string,
+  argv: string[],
+  io: CommandIo,
+  usage: string,
+  spec: { readonly options?: O; readonly check?: (values: OperatorValues<O>) => string | null } = {},
+): Setup<OperatorStart<OperatorValues<O>>> {
+  const args = parseOperatorArgs(command, argv, io, usage, spec.options);
+  if (!args.ok) return args;
+  const problem = spec.check?.(args.value) ?? null;
+  if (problem !== null) return { ok: false, exitCode: usageError(io, command, usage, problem) };
+  const configFiles = (args.value as { config?: string[] }).config ?? [];
+  const loaded = loadOperatorConfig(command, configFiles, io, usage);
+  if (!loaded.ok) return loaded;
+  return { ok: true, value: { values: args.value, config: loaded.value } };
 }
 
 /**
@@ -109,4 +193,21 @@ export function operatorSigner(command: string, signing: SigningConfig, io: Comm
     io.stderr(`ledger-mm ${command}: ${err.message}. Nothing was sent to the venue.\n`);
     return { ok: false, exitCode: EXIT.USAGE };
   }
+}
+
+/**
+ * What a command that signs needs, in this order: the signer ({@link operatorSigner}), then the
+ * venue client ({@link operatorVenueClient}). Either failing ends the command with exit 2 before
+ * anything is sent; the client, once returned, is the caller's to close.
+ */
+export function operatorSigning(
+  command: string,
+  config: MmConfig,
+  io: CommandIo,
+): Setup<{ readonly signer: Signer; readonly client: VenueClient }> {
+  const signer = operatorSigner(command, config.signing, io);
+  if (!signer.ok) return signer;
+  const client = operatorVenueClient(command, config.venue, io);
+  if (!client.ok) return client;
+  return { ok: true, value: { signer: signer.value, client: client.value } };
 }

@@ -11,17 +11,21 @@
  *   paper session must fire no alert.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { runPaper } from '../../../src/cli/paper.js';
+import {
+  describeWithTools,
+  run,
+  sleep,
+  startMonitoredPaper,
+  waitFor,
+  type MonitoredPaper,
+} from '../../helpers/monitoring-stack.js';
 import {
   ALERTS_FILE,
   alertBlocks,
   api,
   dashboardQueries,
-  freePort,
   hasFiniteValue,
   labelValuesQuery,
   loadDashboard,
@@ -29,20 +33,9 @@ import {
   ownFamilies,
   query,
   queryRange,
-  run,
   selectorProblems,
-  sleep,
-  startPrometheus,
   substituteVariables,
-  waitFor,
-  which,
-  type PrometheusServer,
-  writeScrapeConfig,
 } from './support.js';
-import { FakeProcess } from '../../helpers/fake-process.js';
-
-const promtool = which('promtool');
-const prometheus = which('prometheus');
 
 /** How long paper mode runs under Prometheus before the queries (real time). */
 const RUN_MS = 20_000;
@@ -89,272 +82,212 @@ const CORE = [
   'Placement outcomes per minute',
 ];
 
-describe.skipIf(!promtool || !prometheus)(
-  `paper mode scraped by a real Prometheus (${
-    promtool && prometheus
-      ? `${prometheus}, ${promtool}`
-      : 'SKIPPED: prometheus/promtool are not on PATH; apt-get install prometheus'
-  })`,
-  () => {
-    let dir = '';
-    /** The process seam paper mode listens on: the test raises SIGTERM itself. */
-    const proc = new FakeProcess();
-    const logs: string[] = [];
-    let paper: Promise<number> | null = null;
-    let metricsUrl = '';
-    let prom: PrometheusServer | null = null;
-    let startedAt = 0;
+describeWithTools('paper mode scraped by a real Prometheus', ['prometheus', 'promtool'], ({ bin, dir }) => {
+  let stack: MonitoredPaper | null = null;
+  let metricsUrl = '';
+  let startedAt = 0;
 
-    beforeAll(async () => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-prom-'));
-      // `ledger-mm paper` exactly as the command runs it (its own observability attachment),
-      // with the metrics server on a port free right now.
-      const metricsPort = await freePort();
-      const env = {
-        LEDGER_MM_METRICS_HOST: '127.0.0.1',
-        LEDGER_MM_METRICS_PORT: String(metricsPort),
-        LEDGER_MM_LOG_LEVEL: 'warn',
-        LEDGER_MM_LOG_PRETTY: 'false',
-      };
-      metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-      paper = runPaper(
-        ['--latency', 'fast'],
-        { stdout: (t) => logs.push(t), stderr: (t) => logs.push(t), env, cwd: dir },
-        { proc, logDestination: { write: (l: string) => logs.push(l) } },
-      );
-      paper.then(
-        (code) => logs.push(`\n[paper exited with ${code}]\n`),
-        (err: unknown) => logs.push(`\n[paper failed: ${String(err)}]\n`),
-      );
-      await waitFor(
-        `the daemon's metrics on ${metricsUrl}`,
-        async () => (await fetch(metricsUrl, { signal: AbortSignal.timeout(1_000) })).ok,
-        20_000,
-        100,
-      ).catch((err: unknown) => {
-        throw new Error(`${err instanceof Error ? err.message : String(err)}\n${logs.join('')}`);
+  beforeAll(async () => {
+    stack = await startMonitoredPaper(bin.prometheus, dir(), { ruleFiles: [ALERTS_FILE] });
+    metricsUrl = stack.paper.metricsUrl;
+    startedAt = Date.now();
+  }, 60_000);
+
+  afterAll(() => stack?.stop(), 40_000);
+
+  const failureContext = (): string => stack?.logs() ?? '';
+
+  it('the real /metrics of paper mode passes promtool check metrics', async () => {
+    // Once something has been placed, so the pipeline families have samples too, and the
+    // daemon says it is ready (ledger_mm_ready, the /readyz verdict).
+    await waitFor(
+      'a first placement, and ledger_mm_ready 1',
+      async () => {
+        const body = await (await fetch(metricsUrl)).text();
+        return body.includes('ledger_mm_placements_total{') && /^ledger_mm_ready 1$/m.test(body);
+      },
+      20_000,
+      200,
+    );
+    const r = await fetch(metricsUrl);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await r.text();
+
+    // The daemon's own families: no finding at all.
+    const own = await run(bin.promtool, ['check', 'metrics'], { input: ownFamilies(text) });
+    expect(own.code, own.stdout + own.stderr).toBe(0);
+    expect((own.stdout + own.stderr).trim()).toBe('');
+
+    // The whole exposition, prom-client's process metrics included: no finding either (the
+    // gauges prom-client names `_total`, nodejs_active_*_total, are left out of the registry).
+    const all = await run(bin.promtool, ['check', 'metrics'], { input: text });
+    expect(all.code, all.stdout + all.stderr).toBe(0);
+    expect((all.stdout + all.stderr).trim()).toBe('');
+    expect(text).not.toMatch(/^nodejs_active_(handles|requests|resources)_total\b/m);
+    expect(text).toMatch(/^nodejs_active_handles\{/m);
+
+    // The account gauge: one-hot, on ACTIVE.
+    for (const [status, v] of [
+      ['ACTIVE', 1],
+      ['SUSPENDED', 0],
+      ['DISABLED', 0],
+      ['unknown', 0],
+    ] as const) {
+      expect(text).toMatch(new RegExp(`^ledger_mm_account_status\\{status="${status}"\\} ${v}$`, 'm'));
+    }
+  });
+
+  it('evaluates every dashboard and alert expression against the scraped paper session', async () => {
+    const base = stack!.prometheus.url;
+    const catalogue = await metricCatalogue();
+
+    // Prometheus scrapes the daemon.
+    await waitFor(
+      'the target to be up',
+      async () => {
+        const r = await query(base, 'up{job="ledger-mm"} == 1');
+        return r.status === 'success' && (r.data?.result.length ?? 0) === 1;
+      },
+      15_000,
+    );
+    // Paper mode quotes both pairs two-sided, and a run of RUN_MS gives the rates samples.
+    await waitFor(
+      'both pairs two-sided in Prometheus',
+      async () => {
+        const r = await query(base, 'sum(ledger_mm_two_sided{job="ledger-mm"}) == 2');
+        return (r.data?.result.length ?? 0) === 1;
+      },
+      40_000,
+      500,
+    );
+    const left = RUN_MS - (Date.now() - startedAt);
+    if (left > 0) await sleep(left);
+    const end = Date.now() / 1000;
+    const start = startedAt / 1000;
+
+    // -- The dashboard: every target expression, over the run, with "All" selected.
+    const d = loadDashboard();
+    const failures: string[] = [];
+    const empty: string[] = [];
+    const byPanel = new Map<string, { data: boolean; finite: boolean }>();
+    for (const q of dashboardQueries(d)) {
+      const expr = substituteVariables(q.expr, WINDOW);
+      const where = `${q.panel} [${q.refId}] ${expr}`;
+      for (const p of selectorProblems(expr, catalogue)) failures.push(`${where}: ${p}`);
+      const instant = await query(base, expr);
+      if (instant.status !== 'success') failures.push(`${where}: instant: ${instant.error}`);
+      const range = await queryRange(base, expr, start, end, 1);
+      if (range.status !== 'success') {
+        failures.push(`${where}: range: ${range.error}`);
+        continue;
+      }
+      if ((instant.warnings ?? []).length + (range.warnings ?? []).length > 0) {
+        failures.push(`${where}: warnings ${JSON.stringify([instant.warnings, range.warnings])}`);
+      }
+      const result = range.data?.result ?? [];
+      const seen = byPanel.get(q.panel) ?? { data: false, finite: false };
+      byPanel.set(q.panel, {
+        data: seen.data || result.length > 0,
+        finite: seen.finite || hasFiniteValue(result),
       });
+      if (result.length === 0) empty.push(where);
+    }
+    expect(failures, failureContext()).toEqual([]);
+    for (const title of CORE) {
+      expect(byPanel.get(title), `${title}: no such panel`).toBeDefined();
+      expect(byPanel.get(title)?.finite, `${title}: no finite value${failureContext()}`).toBe(true);
+    }
+    const noData = [...byPanel].filter(([t, s]) => !s.data && !MAY_BE_EMPTY.has(t)).map(([t]) => t);
+    expect(noData, `panels with no data:\n${empty.join('\n')}${failureContext()}`).toEqual([]);
 
-      const port = await freePort();
-      const configFile = writeScrapeConfig(dir, { metricsPort });
-      prom = await startPrometheus(prometheus!, {
-        configFile,
-        dataDir: path.join(dir, 'tsdb'),
-        port,
-      });
-      startedAt = Date.now();
-    }, 60_000);
+    // -- The template variables list the instance and both pairs.
+    for (const v of d.templating.list.filter((x) => x.type === 'query')) {
+      const lv = labelValuesQuery(v.definition ?? '')!;
+      const r = await query(base, lv.selector);
+      expect(r.status, v.name).toBe('success');
+      const values = new Set((r.data?.result ?? []).map((s) => s.metric[lv.label]));
+      if (v.name === 'pair') expect([...values].sort()).toEqual(['BTC/USDC', 'ETH/USDC']);
+      else expect(values.size, v.name).toBeGreaterThan(0);
+    }
 
-    afterAll(async () => {
-      const stops: Promise<unknown>[] = [];
-      if (prom !== null) stops.push(prom.stop());
-      if (paper !== null) {
-        proc.emit('SIGTERM');
-        stops.push(Promise.race([paper, sleep(20_000)]));
-      }
-      await Promise.all(stops);
-      // A second SIGTERM ends a stop that hung (the relay exits at once on it).
-      if (paper !== null && proc.exits.length === 0) proc.emit('SIGTERM');
-      if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
-    }, 40_000);
-
-    const failureContext = (): string =>
-      `\n--- prometheus log ---\n${prom?.log() ?? ''}\n--- paper log (tail) ---\n${logs.join('').slice(-4_000)}`;
-
-    it('the real /metrics of paper mode passes promtool check metrics', async () => {
-      // Once something has been placed, so the pipeline families have samples too, and the
-      // daemon says it is ready (ledger_mm_ready, the /readyz verdict).
-      await waitFor(
-        'a first placement, and ledger_mm_ready 1',
-        async () => {
-          const body = await (await fetch(metricsUrl)).text();
-          return body.includes('ledger_mm_placements_total{') && /^ledger_mm_ready 1$/m.test(body);
-        },
-        20_000,
-        200,
-      );
-      const r = await fetch(metricsUrl);
-      expect(r.status).toBe(200);
-      expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-      const text = await r.text();
-
-      // The daemon's own families: no finding at all.
-      const own = await run(promtool!, ['check', 'metrics'], { input: ownFamilies(text) });
-      expect(own.code, own.stdout + own.stderr).toBe(0);
-      expect((own.stdout + own.stderr).trim()).toBe('');
-
-      // The whole exposition, prom-client's process metrics included: no finding either (the
-      // gauges prom-client names `_total`, nodejs_active_*_total, are left out of the registry).
-      const all = await run(promtool!, ['check', 'metrics'], { input: text });
-      expect(all.code, all.stdout + all.stderr).toBe(0);
-      expect((all.stdout + all.stderr).trim()).toBe('');
-      expect(text).not.toMatch(/^nodejs_active_(handles|requests|resources)_total\b/m);
-      expect(text).toMatch(/^nodejs_active_handles\{/m);
-
-      // The account gauge: one-hot, on ACTIVE.
-      for (const [status, v] of [
-        ['ACTIVE', 1],
-        ['SUSPENDED', 0],
-        ['DISABLED', 0],
-        ['unknown', 0],
-      ] as const) {
-        expect(text).toMatch(new RegExp(`^ledger_mm_account_status\\{status="${status}"\\} ${v}$`, 'm'));
-      }
-    });
-
-    it('evaluates every dashboard and alert expression against the scraped paper session', async () => {
-      const base = prom!.url;
-      const catalogue = await metricCatalogue();
-
-      // Prometheus scrapes the daemon.
-      await waitFor(
-        'the target to be up',
-        async () => {
-          const r = await query(base, 'up{job="ledger-mm"} == 1');
-          return r.status === 'success' && (r.data?.result.length ?? 0) === 1;
-        },
-        15_000,
-      );
-      // Paper mode quotes both pairs two-sided, and a run of RUN_MS gives the rates samples.
-      await waitFor(
-        'both pairs two-sided in Prometheus',
-        async () => {
-          const r = await query(base, 'sum(ledger_mm_two_sided{job="ledger-mm"}) == 2');
-          return (r.data?.result.length ?? 0) === 1;
-        },
-        40_000,
-        500,
-      );
-      const left = RUN_MS - (Date.now() - startedAt);
-      if (left > 0) await sleep(left);
-      const end = Date.now() / 1000;
-      const start = startedAt / 1000;
-
-      // -- The dashboard: every target expression, over the run, with "All" selected.
-      const d = loadDashboard();
-      const failures: string[] = [];
-      const empty: string[] = [];
-      const byPanel = new Map<string, { data: boolean; finite: boolean }>();
-      for (const q of dashboardQueries(d)) {
-        const expr = substituteVariables(q.expr, WINDOW);
-        const where = `${q.panel} [${q.refId}] ${expr}`;
-        for (const p of selectorProblems(expr, catalogue)) failures.push(`${where}: ${p}`);
-        const instant = await query(base, expr);
-        if (instant.status !== 'success') failures.push(`${where}: instant: ${instant.error}`);
-        const range = await queryRange(base, expr, start, end, 1);
-        if (range.status !== 'success') {
-          failures.push(`${where}: range: ${range.error}`);
-          continue;
-        }
-        if ((instant.warnings ?? []).length + (range.warnings ?? []).length > 0) {
-          failures.push(`${where}: warnings ${JSON.stringify([instant.warnings, range.warnings])}`);
-        }
-        const result = range.data?.result ?? [];
-        const seen = byPanel.get(q.panel) ?? { data: false, finite: false };
-        byPanel.set(q.panel, {
-          data: seen.data || result.length > 0,
-          finite: seen.finite || hasFiniteValue(result),
-        });
-        if (result.length === 0) empty.push(where);
-      }
-      expect(failures, failureContext()).toEqual([]);
-      for (const title of CORE) {
-        expect(byPanel.get(title), `${title}: no such panel`).toBeDefined();
-        expect(byPanel.get(title)?.finite, `${title}: no finite value${failureContext()}`).toBe(true);
-      }
-      const noData = [...byPanel].filter(([t, s]) => !s.data && !MAY_BE_EMPTY.has(t)).map(([t]) => t);
-      expect(noData, `panels with no data:\n${empty.join('\n')}${failureContext()}`).toEqual([]);
-
-      // -- The template variables list the instance and both pairs.
-      for (const v of d.templating.list.filter((x) => x.type === 'query')) {
-        const lv = labelValuesQuery(v.definition ?? '')!;
-        const r = await query(base, lv.selector);
-        expect(r.status, v.name).toBe('success');
-        const values = new Set((r.data?.result ?? []).map((s) => s.metric[lv.label]));
-        if (v.name === 'pair') expect([...values].sort()).toEqual(['BTC/USDC', 'ETH/USDC']);
-        else expect(values.size, v.name).toBeGreaterThan(0);
-      }
-
-      // -- The alerts: loaded, annotated, evaluated without error, each expression valid.
-      const rules = await api<{
-        groups: {
+    // -- The alerts: loaded, annotated, evaluated without error, each expression valid.
+    const rules = await api<{
+      groups: {
+        name: string;
+        rules: {
+          type: string;
           name: string;
-          rules: {
-            type: string;
-            name: string;
-            query: string;
-            health: string;
-            lastError?: string;
-            annotations?: Record<string, string>;
-            labels?: Record<string, string>;
-            lastEvaluation: string;
-          }[];
+          query: string;
+          health: string;
+          lastError?: string;
+          annotations?: Record<string, string>;
+          labels?: Record<string, string>;
+          lastEvaluation: string;
         }[];
-      }>(base, '/api/v1/rules');
-      expect(rules.status).toBe('success');
-      await waitFor(
-        'every rule to be evaluated',
-        async () => {
-          const r = await api<{ groups: { rules: { lastEvaluation: string }[] }[] }>(base, '/api/v1/rules');
-          return (r.data?.groups ?? []).every((g) =>
-            g.rules.every((x) => !x.lastEvaluation.startsWith('0001')),
-          );
-        },
-        10_000,
-      );
-      const fresh = await api<typeof rules.data>(base, '/api/v1/rules');
-      const alerting = (fresh.data?.groups ?? [])
-        .flatMap((g) => g.rules)
-        .filter((x) => x.type === 'alerting');
-      expect(alerting.map((x) => x.name).sort()).toEqual(
-        [...alertBlocks(fs.readFileSync(ALERTS_FILE, 'utf8')).keys()].sort(),
-      );
-      for (const rule of alerting) {
-        expect(rule.health, `${rule.name}: ${rule.lastError ?? ''}`).toBe('ok');
-        expect(rule.labels?.['severity'], rule.name).toMatch(/^(critical|warning)$/);
-        for (const key of ['summary', 'description', 'runbook_url']) {
-          expect(rule.annotations?.[key]?.trim().length ?? 0, `${rule.name} ${key}`).toBeGreaterThan(20);
-        }
-        expect(selectorProblems(rule.query, catalogue), rule.name).toEqual([]);
-        const instant = await query(base, rule.query);
-        expect(instant.status, `${rule.name}: ${instant.error ?? ''}`).toBe('success');
-        const range = await queryRange(base, rule.query, start, end, 1);
-        expect(range.status, `${rule.name}: ${range.error ?? ''}`).toBe('success');
+      }[];
+    }>(base, '/api/v1/rules');
+    expect(rules.status).toBe('success');
+    await waitFor(
+      'every rule to be evaluated',
+      async () => {
+        const r = await api<{ groups: { rules: { lastEvaluation: string }[] }[] }>(base, '/api/v1/rules');
+        return (r.data?.groups ?? []).every((g) =>
+          g.rules.every((x) => !x.lastEvaluation.startsWith('0001')),
+        );
+      },
+      10_000,
+    );
+    const fresh = await api<typeof rules.data>(base, '/api/v1/rules');
+    const alerting = (fresh.data?.groups ?? []).flatMap((g) => g.rules).filter((x) => x.type === 'alerting');
+    expect(alerting.map((x) => x.name).sort()).toEqual(
+      [...alertBlocks(fs.readFileSync(ALERTS_FILE, 'utf8')).keys()].sort(),
+    );
+    for (const rule of alerting) {
+      expect(rule.health, `${rule.name}: ${rule.lastError ?? ''}`).toBe('ok');
+      expect(rule.labels?.['severity'], rule.name).toMatch(/^(critical|warning)$/);
+      for (const key of ['summary', 'description', 'runbook_url']) {
+        expect(rule.annotations?.[key]?.trim().length ?? 0, `${rule.name} ${key}`).toBeGreaterThan(20);
       }
+      expect(selectorProblems(rule.query, catalogue), rule.name).toEqual([]);
+      const instant = await query(base, rule.query);
+      expect(instant.status, `${rule.name}: ${instant.error ?? ''}`).toBe('success');
+      const range = await queryRange(base, rule.query, start, end, 1);
+      expect(range.status, `${rule.name}: ${range.error ?? ''}`).toBe('success');
+    }
 
-      // -- A healthy paper session fires nothing.
-      const alerts = await api<{ alerts: { labels: Record<string, string>; state: string }[] }>(
-        base,
-        '/api/v1/alerts',
-      );
-      expect(alerts.status).toBe('success');
-      const firing = (alerts.data?.alerts ?? []).filter((a) => a.state === 'firing').map((a) => a.labels);
-      expect(firing, failureContext()).toEqual([]);
-      const pending = (alerts.data?.alerts ?? []).filter((a) => a.state === 'pending');
-      console.log(
-        [
-          `paper under Prometheus: ${Math.round(end - start)} s scraped every 1 s;`,
-          `${dashboardQueries(d).length} dashboard and ${alerting.length} alert expressions evaluated;`,
-          `empty (event-driven) panels: ${
-            [...byPanel]
-              .filter(([, s]) => !s.data)
-              .map(([t]) => t)
-              .join(', ') || 'none'
-          };`,
-          `pending alerts: ${pending.map((a) => a.labels['alertname']).join(', ') || 'none'}`,
-        ].join(' '),
-      );
-      // Sanity of the accounting the uptime panels use: two-sided seconds accrue on both pairs.
-      const uptime = await query(base, 'min(rate(ledger_mm_two_sided_seconds_total{job="ledger-mm"}[20s]))');
-      expect(Number(uptime.data?.result[0]?.value?.[1])).toBeGreaterThan(0.25);
-    }, 90_000);
+    // -- A healthy paper session fires nothing.
+    const alerts = await api<{ alerts: { labels: Record<string, string>; state: string }[] }>(
+      base,
+      '/api/v1/alerts',
+    );
+    expect(alerts.status).toBe('success');
+    const firing = (alerts.data?.alerts ?? []).filter((a) => a.state === 'firing').map((a) => a.labels);
+    expect(firing, failureContext()).toEqual([]);
+    const pending = (alerts.data?.alerts ?? []).filter((a) => a.state === 'pending');
+    console.log(
+      [
+        `paper under Prometheus: ${Math.round(end - start)} s scraped every 1 s;`,
+        `${dashboardQueries(d).length} dashboard and ${alerting.length} alert expressions evaluated;`,
+        `empty (event-driven) panels: ${
+          [...byPanel]
+            .filter(([, s]) => !s.data)
+            .map(([t]) => t)
+            .join(', ') || 'none'
+        };`,
+        `pending alerts: ${pending.map((a) => a.labels['alertname']).join(', ') || 'none'}`,
+      ].join(' '),
+    );
+    // Sanity of the accounting the uptime panels use: two-sided seconds accrue on both pairs.
+    const uptime = await query(base, 'min(rate(ledger_mm_two_sided_seconds_total{job="ledger-mm"}[20s]))');
+    expect(Number(uptime.data?.result[0]?.value?.[1])).toBeGreaterThan(0.25);
+  }, 90_000);
 
-    it('paper mode stops on SIGTERM with exit 0 and closes its metrics server', async () => {
-      proc.emit('SIGTERM');
-      const code = await Promise.race([paper!, sleep(30_000).then(() => 'timeout' as const)]);
-      expect(code, failureContext()).toBe(0);
-      expect(proc.exits).toEqual([0]);
-      await expect(fetch(metricsUrl, { signal: AbortSignal.timeout(1_000) })).rejects.toThrow();
-    }, 40_000);
-  },
-);
+  it('paper mode stops on SIGTERM with exit 0 and closes its metrics server', async () => {
+    stack!.paper.proc.emit('SIGTERM');
+    const code = await Promise.race([stack!.paper.exited, sleep(30_000).then(() => 'timeout' as const)]);
+    expect(code, failureContext()).toBe(0);
+    expect(stack!.paper.proc.exits).toEqual([0]);
+    await expect(fetch(metricsUrl, { signal: AbortSignal.timeout(1_000) })).rejects.toThrow();
+  }, 40_000);
+});

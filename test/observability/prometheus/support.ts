@@ -1,12 +1,9 @@
 /**
- * Helpers of the tests that run the deploy/ files through a real Prometheus (Debian's
- * `prometheus` package: /usr/bin/prometheus and /usr/bin/promtool; `.ci/run` installs it).
- *
- * Everything here talks to 127.0.0.1 only and bounds every wait with a timeout.
+ * What the tests of the deploy/ monitoring files read: the files' paths, the alert rules and the
+ * dashboard taken apart, the daemon's metric catalogue, and Prometheus's HTTP API. Finding and
+ * running the tools themselves is `test/helpers/monitoring-stack.ts`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,135 +34,6 @@ export function runbookSections(): Map<string, string> {
   return out;
 }
 export const ALERT_UNIT_TESTS_FILE = fileURLToPath(new URL('./alerts.test.yml', import.meta.url));
-
-/**
- * Writes a Prometheus config into `dir` that evaluates the shipped alert rules every second and
- * scrapes the daemon on `metricsPort`, sending alerts to the Alertmanager on `alertmanagerPort`
- * when given. Returns the file's path.
- */
-export function writeScrapeConfig(
-  dir: string,
-  ports: { metricsPort: number; alertmanagerPort?: number },
-): string {
-  const file = path.join(dir, 'prometheus.yml');
-  const alerting =
-    ports.alertmanagerPort === undefined
-      ? []
-      : [
-          'alerting:',
-          '  alertmanagers:',
-          '    - static_configs:',
-          `        - targets: ['127.0.0.1:${ports.alertmanagerPort}']`,
-        ];
-  fs.writeFileSync(
-    file,
-    [
-      'global:',
-      '  scrape_interval: 1s',
-      '  scrape_timeout: 1s',
-      '  evaluation_interval: 1s',
-      'rule_files:',
-      `  - ${JSON.stringify(ALERTS_FILE)}`,
-      ...alerting,
-      'scrape_configs:',
-      '  - job_name: ledger-mm',
-      '    static_configs:',
-      `      - targets: ['127.0.0.1:${ports.metricsPort}']`,
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
-/** The absolute path of an executable on PATH, or null. */
-export function which(name: string): string | null {
-  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const file = path.join(dir, name);
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      if (fs.statSync(file).isFile()) return file;
-    } catch {
-      // Not here.
-    }
-  }
-  return null;
-}
-
-/** The result of {@link run}. */
-export interface RunResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `cmd` to completion (stdin from `input`), killing it after `timeoutMs`. */
-export function run(
-  cmd: string,
-  args: readonly string[],
-  opts: { cwd?: string; input?: string; timeoutMs?: number } = {},
-): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${cmd} ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 20_000} ms`));
-    }, opts.timeoutMs ?? 20_000);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.on('error', () => {
-      // The tool may exit before reading all of stdin; its exit code tells.
-    });
-    child.stdin.end(opts.input ?? '');
-  });
-}
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Waits until `check` resolves true, polling every `everyMs`; throws after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  everyMs = 250,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown = null;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() >= until) {
-      const why = last instanceof Error ? `: ${last.message}` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
-    }
-    await sleep(everyMs);
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * alerts.yml without its `annotations:` blocks. promtool's rule unit tests compare annotations
@@ -404,76 +272,6 @@ export function selectorProblems(expr: string, c: Catalogue): string[] {
 }
 
 // ------------------------------------------------------------------------- Prometheus
-
-/** A Prometheus server process of a test. */
-export interface PrometheusServer {
-  readonly url: string;
-  readonly child: ChildProcess;
-  /** The tail of its log, for failure messages. */
-  log(): string;
-  /** SIGTERM, then SIGKILL after `graceMs`. Resolves once it exited. Idempotent. */
-  stop(graceMs?: number): Promise<void>;
-}
-
-/** Starts `prometheus` on 127.0.0.1:`port` with `configFile`, storing under `dataDir`. */
-export async function startPrometheus(
-  binary: string,
-  opts: { configFile: string; dataDir: string; port: number; readyTimeoutMs?: number },
-): Promise<PrometheusServer> {
-  const child = spawn(
-    binary,
-    [
-      `--config.file=${opts.configFile}`,
-      `--storage.tsdb.path=${opts.dataDir}`,
-      `--web.listen-address=127.0.0.1:${opts.port}`,
-      '--storage.tsdb.retention.time=1h',
-      '--log.level=warn',
-    ],
-    { cwd: path.dirname(opts.configFile), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let log = '';
-  const keep = (d: Buffer): void => {
-    log = (log + d.toString('utf8')).slice(-8_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-  let stopping: Promise<void> | null = null;
-  const server: PrometheusServer = {
-    url: `http://127.0.0.1:${opts.port}`,
-    child,
-    log: () => log,
-    stop: (graceMs = 5_000) => {
-      stopping ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-          await exited;
-          clearTimeout(timer);
-        }
-      })();
-      return stopping;
-    },
-  };
-  try {
-    await waitFor(
-      `Prometheus ready on ${server.url}`,
-      async () => {
-        if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${log}`);
-        const r = await fetch(`${server.url}/-/ready`, { signal: AbortSignal.timeout(1_000) });
-        return r.ok;
-      },
-      opts.readyTimeoutMs ?? 20_000,
-    );
-  } catch (err) {
-    await server.stop();
-    throw err;
-  }
-  return server;
-}
 
 /** A Prometheus HTTP API answer. */
 export interface ApiAnswer<T> {
