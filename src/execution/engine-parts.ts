@@ -46,8 +46,10 @@ export function buildParts(
     ...(o.clientOrderIdEntropy === undefined ? {} : { entropy: o.clientOrderIdEntropy }),
   });
   const afterUnknown = o.execution?.afterUnknown;
+  const poll = o.execution?.confirmPollMs;
   const pipeline = new PlacementPipeline({
     ...(afterUnknown === undefined ? {} : { afterUnknown }),
+    ...(poll === undefined ? {} : { confirmBackoff: { initialMs: poll, factor: 1, maxMs: poll } }),
     ...o.pipeline,
     ...deps,
     resolver,

@@ -34,7 +34,12 @@ function sweeper(storePath: string, drainMs: number, events: EngineEvent[]): Can
     clock: env().clock,
     storePath,
     reason: 'ledger-mm-watchdog: test',
-    execution: { cancelConcurrency: 4, afterUnknown: 'proceed', prepareBeforeBalances: true },
+    execution: {
+      cancelConcurrency: 4,
+      afterUnknown: 'proceed',
+      prepareBeforeBalances: true,
+      confirmPollMs: 2000,
+    },
     verification: { policy: 'if-present' },
     drainMs,
     onEngineEvent: (e) => events.push(e),

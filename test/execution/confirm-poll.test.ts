@@ -1,0 +1,62 @@
+import { afterEach, expect, it } from 'vitest';
+import { dec } from '../../src/core/decimal.js';
+import type { PlacementIntent } from '../../src/execution/placement-intent.js';
+import { settle, startDaemon } from './fixtures/daemon.js';
+import { simEnv, type SimEnv } from './fixtures/sim-env.js';
+
+/**
+ * `execution.confirmPollMs`: after the submission answers, the pipeline reads the order at that
+ * fixed period until it rests. The venue commits 11-13 s after the submission's 200 (realistic
+ * profile); the engine's own backoff (2, 3, 4.5, 6.75 s apart) sees it at 16.25 s, 3-5 s late, and
+ * the next placement waits for that read.
+ */
+const buy: PlacementIntent = {
+  slot: 'BTC/USDC:BUY:0',
+  pair: 'BTC/USDC',
+  side: 'BUY',
+  price: dec('60000'),
+  quantity: dec('0.01'),
+};
+
+let env: SimEnv | null = null;
+afterEach(async () => {
+  await env?.dispose();
+  env = null;
+});
+
+/** Gaps between the confirmation reads of one placement, and how long after the submit it rested. */
+async function confirmation(execution?: { confirmPollMs: number }) {
+  env = simEnv({ latency: 'realistic' });
+  const d = startDaemon(env, env.storePath(), execution === undefined ? {} : { execution });
+  await settle(env, d.engine.start());
+  const outcome = await settle(env, d.engine.place(buy));
+  expect(outcome.kind).toBe('placed');
+  const calls = env.venue.truth.calls();
+  const submit = calls.find((c) => c.endpoint === 'submit')!;
+  const reads = calls.filter((c) => c.endpoint === 'order' && c.startedAt >= submit.endedAt!);
+  const gaps = reads.slice(1).map((r, i) => r.startedAt - reads[i]!.startedAt);
+  const last = reads[reads.length - 1]!;
+  await settle(env, d.engine.close());
+  return { gaps, restingAfterSubmitMs: last.endedAt! - submit.endedAt! };
+}
+
+it.each([{ poll: 2_000 }, { poll: 1_000 }])(
+  'confirmPollMs $poll: a read every $poll ms after the submit; the order is seen resting within one period of its commit',
+  async ({ poll }) => {
+    const { gaps, restingAfterSubmitMs } = await confirmation({ confirmPollMs: poll });
+    expect(gaps.length).toBeGreaterThan(2);
+    // Each read starts one period after the one before it started, plus that read's own latency.
+    for (const g of gaps) {
+      expect(g).toBeGreaterThanOrEqual(poll);
+      expect(g).toBeLessThanOrEqual(poll + 300);
+    }
+    // The commit lands 11-13 s after the 200: seen by 13 s + one period + a read.
+    expect(restingAfterSubmitMs).toBeLessThanOrEqual(13_000 + poll + 300);
+  },
+);
+
+it('without it (an engine built alone) the reads back off, and the commit is seen later', async () => {
+  const { gaps, restingAfterSubmitMs } = await confirmation();
+  expect(gaps[1]!).toBeGreaterThan(gaps[0]!);
+  expect(restingAfterSubmitMs).toBeGreaterThanOrEqual(16_000);
+});
