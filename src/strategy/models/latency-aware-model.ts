@@ -18,7 +18,8 @@ import { spreadModel } from './spread-model.js';
  * - tolerance    the order is kept while its edge stays within `[edge − insideZ·σ√T_place,
  *   edge + outsideZ·σ√T_place]` of the desired quote's edge: tight towards the market (a quote
  *   the price approaches gets picked off), loose away from it (a quote the price left only trades
- *   less), so the single pipeline is spent where it pays.
+ *   less), so the single pipeline is spent where it pays. With `reducingOutsideShare` below 1 the
+ *   reducing side's outside band narrows with the inventory pressure (off by default).
  *
  * `T_place` and `T_cancel` are the pipeline's measured times (queue wait included), or the
  * `latency.placementMs` / `latency.cancelMs` priors until measured. Until σ can be estimated it is
