@@ -1,7 +1,7 @@
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { PollerStats } from '../core/poller.js';
 import type { MarketState } from '../market/market-state.js';
-import { BALANCES_PENDING, type BalanceView, type WalletInput } from '../market/market-snapshot.js';
+import { knownBalances } from '../market/market-snapshot.js';
 import type {
   DaemonStateView,
   FillView,
@@ -139,9 +139,4 @@ function rateBudget(src: StateSource, accountLimit: number | null): DaemonStateV
   const p = src.risk.params;
   const config = bucketForLimit(Math.min(p.ordersPerMinute, accountLimit ?? Infinity), p.rateBurst);
   return { tokens: refill(state.bucket, config, src.now).tokens, capacity: config.capacity };
-}
-
-/** The balances a cycle planned with, when they were known (pending or unknown: null). */
-function knownBalances(w: WalletInput | undefined): Readonly<Record<string, BalanceView>> | null {
-  return w === undefined || w === null || w === BALANCES_PENDING ? null : w;
 }

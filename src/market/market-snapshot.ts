@@ -102,6 +102,11 @@ export type BalancesPending = typeof BALANCES_PENDING;
  */
 export type WalletInput = Readonly<Record<string, BalanceView>> | null | BalancesPending;
 
+/** The balances of a wallet input when they are known; null while unknown or pending. */
+export function knownBalances(w: WalletInput | undefined): Readonly<Record<string, BalanceView>> | null {
+  return w === undefined || w === null || w === BALANCES_PENDING ? null : w;
+}
+
 /** One instrument's balance. */
 export interface BalanceView {
   readonly available: Dec;

@@ -1,6 +1,11 @@
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
-import { BALANCES_PENDING, type OwnOrderView, type WalletInput } from '../market/market-snapshot.js';
+import {
+  BALANCES_PENDING,
+  knownBalances,
+  type OwnOrderView,
+  type WalletInput,
+} from '../market/market-snapshot.js';
 import type { ReconcileParams } from './params.js';
 import { placementPriority, priorityContext } from './priority.js';
 import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from './quote-types.js';
@@ -207,7 +212,7 @@ export function planReconcile(
     .map((n) => ({ n, priority: placementPriority(n.quote, ctx, n.replaces) }))
     .sort((a, b) => a.priority - b.priority || (a.n.quote.slot < b.n.quote.slot ? -1 : 1));
   const left = new Map<string, Dec>();
-  const known = balances === null || balances === BALANCES_PENDING ? null : balances;
+  const known = knownBalances(balances);
   if (known !== null) for (const [i, b] of Object.entries(known)) left.set(i, b.available);
   const places: Action[] = [];
   for (const { n, priority } of ranked) {
