@@ -24,14 +24,36 @@ export type HeartbeatProbe = (signal: AbortSignal) => Promise<ProbeResult>;
  */
 export function httpProbe(url: string, timeoutMs: number): HeartbeatProbe {
   return async (signal) => {
-    const bound = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+    // The timeout is a timer of our own that both aborts the request and settles the race: a
+    // read must come back within timeoutMs even if the abort does not reach the request (an
+    // AbortSignal.any composite can be collected before its timeout fires), or the watchdog's
+    // reads would stall behind a stopped daemon's socket.
+    const abort = new AbortController();
+    const onAbort = (): void => abort.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<ProbeResult>((resolve) => {
+      timer = setTimeout(() => {
+        abort.abort(new DOMException('probe timed out', 'TimeoutError'));
+        resolve({ alive: false, detail: `no answer within ${timeoutMs} ms` });
+      }, timeoutMs);
+    });
+    const read = (async (): Promise<ProbeResult> => {
+      try {
+        const res = await fetch(url, { signal: abort.signal, headers: { accept: 'application/json' } });
+        const text = await res.text();
+        if (res.status === 200) return { alive: true, detail: '200' };
+        return { alive: false, detail: `${res.status}: ${reasonsOf(text)}` };
+      } catch (err) {
+        return { alive: false, detail: describe(err, timeoutMs) };
+      }
+    })();
     try {
-      const res = await fetch(url, { signal: bound, headers: { accept: 'application/json' } });
-      const text = await res.text();
-      if (res.status === 200) return { alive: true, detail: '200' };
-      return { alive: false, detail: `${res.status}: ${reasonsOf(text)}` };
-    } catch (err) {
-      return { alive: false, detail: describe(err, timeoutMs) };
+      return await Promise.race([read, timedOut]);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
     }
   };
 }

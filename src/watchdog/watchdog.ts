@@ -1,4 +1,4 @@
-import { sleep, type Clock } from '../core/clock.js';
+import { sleep, type Clock, type TimerHandle } from '../core/clock.js';
 import { Poller } from '../core/poller.js';
 import type { Logger } from '../logging/logger.js';
 import type { HeartbeatProbe, ProbeResult } from './heartbeat-probe.js';
@@ -14,7 +14,9 @@ import type { WatchdogMetrics } from './watchdog-metrics.js';
  * confirmation) and nothing more is cancelled.
  *
  * Silence is measured on the watchdog's own clock from the last heartbeat seen, or from the
- * watchdog's start before the first one (a daemon that never answers is dead too).
+ * watchdog's start before the first one (a daemon that never answers is dead too). It is checked
+ * on a deadline timer of its own, not only when a read comes back: a read that hangs past its
+ * timeout (a stopped daemon's socket accepts and never answers) must not hold the trigger back.
  */
 
 /** Watching, or cancelling because the heartbeat went silent. */
@@ -53,6 +55,8 @@ export class Watchdog {
   private lastHeartbeatAt: number | null = null;
   private lastProbe: ProbeResult | null = null;
   private poller: Poller | null = null;
+  private deadline: TimerHandle | null = null;
+  private closed = false;
   private sweeping: { readonly abort: AbortController; readonly done: Promise<void> } | null = null;
   private readonly history: TriggerRecord[] = [];
 
@@ -79,10 +83,13 @@ export class Watchdog {
       onError: (err) => this.o.logger.error({ err }, 'watchdog heartbeat read failed'),
     });
     this.poller.start();
+    this.armDeadline();
   }
 
   /** Stops watching and any sweep (cancels already submitted are let confirm). */
   async close(): Promise<void> {
+    this.closed = true;
+    this.disarmDeadline();
     await this.poller?.close();
     await this.standDown('the watchdog stops');
   }
@@ -115,6 +122,7 @@ export class Watchdog {
     if (result.alive) {
       this.lastHeartbeatAt = this.o.clock.now();
       m?.lastHeartbeat.set(this.lastHeartbeatAt / 1000);
+      this.armDeadline();
       if (this.modeValue === 'triggered') {
         const t = this.history.at(-1);
         if (t !== undefined) t.endedAt = this.lastHeartbeatAt;
@@ -132,11 +140,31 @@ export class Watchdog {
   }
 
   private checkSilence(): void {
-    if (this.modeValue !== 'watching') return;
+    if (this.modeValue !== 'watching' || this.closed) return;
     const since = this.lastHeartbeatAt ?? this.startedAt;
     const silentMs = this.o.clock.now() - since;
-    if (silentMs < this.o.deadAfterMs) return;
+    if (silentMs < this.o.deadAfterMs) {
+      this.armDeadline();
+      return;
+    }
     this.trigger(silentMs);
+  }
+
+  /** (Re)schedules {@link checkSilence} for the moment the silence would reach `deadAfterMs`. */
+  private armDeadline(): void {
+    this.disarmDeadline();
+    if (this.closed) return;
+    const since = this.lastHeartbeatAt ?? this.startedAt;
+    const dueIn = Math.max(0, since + this.o.deadAfterMs - this.o.clock.now());
+    this.deadline = this.o.clock.setTimeout(() => {
+      this.deadline = null;
+      this.checkSilence();
+    }, dueIn);
+  }
+
+  private disarmDeadline(): void {
+    if (this.deadline !== null) this.o.clock.clearTimeout(this.deadline);
+    this.deadline = null;
   }
 
   private trigger(silentMs: number): void {
@@ -171,6 +199,7 @@ export class Watchdog {
     }
     this.modeValue = 'watching';
     this.o.metrics?.daemonAlive.set(1);
+    this.armDeadline();
   }
 
   private async sweepLoop(record: TriggerRecord, signal: AbortSignal): Promise<void> {

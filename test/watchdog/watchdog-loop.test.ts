@@ -17,7 +17,15 @@ import { createWatchdogMetrics } from '../../src/watchdog/watchdog-metrics.js';
 const silent = createLogger({ level: 'silent' });
 
 /** A watchdog on a fake clock with a scripted heartbeat and a recording sweep. */
-function harness(o: { deadAfterMs?: number; sweepResult?: () => SweepReport; sweepMs?: number } = {}) {
+function harness(
+  o: {
+    deadAfterMs?: number;
+    sweepResult?: () => SweepReport;
+    sweepMs?: number;
+    /** Replaces the scripted probe when it returns a promise (e.g. one that never settles). */
+    probe?: (alive: boolean, signal: AbortSignal) => Promise<ProbeResult> | null;
+  } = {},
+) {
   const fake = FakeTimers.createClock(1_000_000, 1_000_000);
   const clock = fakeClock(fake);
   let alive = true;
@@ -25,7 +33,8 @@ function harness(o: { deadAfterMs?: number; sweepResult?: () => SweepReport; swe
   const metrics = createWatchdogMetrics({ heartbeatAgeSeconds: () => 0 });
   const wd = new Watchdog({
     clock,
-    probe: async (): Promise<ProbeResult> => ({ alive, detail: alive ? '200' : 'ECONNREFUSED' }),
+    probe: async (signal): Promise<ProbeResult> =>
+      o.probe?.(alive, signal) ?? { alive, detail: alive ? '200' : 'ECONNREFUSED' },
     sweep: async (signal) => {
       sweeps.push({ at: fake.now, aborted: () => signal.aborted });
       await new Promise<void>((resolve) => {
@@ -87,6 +96,29 @@ describe('Watchdog', () => {
     expect(await value(h.metrics.triggers)).toBe(1);
     expect(await value(h.metrics.ordersCancelled)).toBe(2 * h.sweeps.filter((s) => !s.aborted()).length);
     expect(await value(h.metrics.daemonAlive)).toBe(0);
+    await h.wd.close();
+  });
+
+  it('a read that never comes back does not hold the trigger back: the sweep starts deadAfterMs after the last heartbeat', async () => {
+    // A stopped daemon's socket accepts and never answers; if the read's own timeout failed
+    // too, the poller would wait on it forever.
+    // It ends only when the watchdog closes.
+    const hang = (signal: AbortSignal): Promise<ProbeResult> =>
+      new Promise((resolve) =>
+        signal.addEventListener('abort', () => resolve({ alive: false, detail: 'aborted' })),
+      );
+    const h = harness({ probe: (alive, signal) => (alive ? null : hang(signal)) });
+    h.wd.start();
+    await h.run(10_000);
+    h.setAlive(false);
+    await h.run(50_000);
+    expect(h.sweeps).toEqual([]);
+    await h.run(20_000);
+    expect(h.sweeps.length).toBe(1);
+    // On time, to the millisecond, though every read since the silence began is still pending.
+    const [t] = h.wd.status()['triggers'] as { lastHeartbeatAt: string }[];
+    expect(h.sweeps[0]!.at - Date.parse(t!.lastHeartbeatAt)).toBe(60_000);
+    expect(h.wd.mode).toBe('triggered');
     await h.wd.close();
   });
 
@@ -189,9 +221,15 @@ describe('heartbeat probes', () => {
   }
 
   it('http: a slow 200 is a heartbeat; a 503 with reasons, no answer in time, or no server is not', async () => {
-    let mode: 'slow' | '503' | 'hang' = 'slow';
+    let mode: 'slow' | '503' | 'hang' | 'headers-only' = 'slow';
     const url = await serve((_req, res) => {
       if (mode === 'hang') return;
+      if (mode === 'headers-only') {
+        // Stopped mid-answer: the status line and part of the body, then nothing.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"status":');
+        return;
+      }
       const answer = (): void => {
         res.statusCode = mode === '503' ? 503 : 200;
         res.end(JSON.stringify({ status: 'x', reasons: ['the quote cycle has not run for 20.0 s'] }));
@@ -210,6 +248,14 @@ describe('heartbeat probes', () => {
     mode = 'hang';
     const hung = httpProbe(url, 200);
     expect(await hung(signal)).toEqual({ alive: false, detail: 'no answer within 200 ms' });
+    mode = 'headers-only';
+    expect(await hung(signal)).toEqual({ alive: false, detail: 'no answer within 200 ms' });
+    // The caller's abort ends a read at once.
+    mode = 'hang';
+    const caller = new AbortController();
+    const pending = hung(caller.signal);
+    caller.abort();
+    expect((await pending).alive).toBe(false);
     server!.closeAllConnections();
     const refused = httpProbe('http://127.0.0.1:1/healthz', 500);
     expect((await refused(signal)).alive).toBe(false);
