@@ -16,7 +16,7 @@ import {
   type RiskState,
   type RiskVerdict,
 } from '../risk/index.js';
-import { freshnessShare } from '../strategy/freshness.js';
+import { clearsPrepareDrift, freshnessShare } from '../strategy/freshness.js';
 import type { DesiredQuote, StrategyResult } from '../strategy/quote-types.js';
 import { orderFits, planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
 import { computeQuotes } from '../strategy/strategy.js';
@@ -197,6 +197,7 @@ export class QuoteCycle {
     const asOrder = { ...viewOf(entry), since: now };
     const share = freshnessShare(entry.action.reason, stage, quote.tolerance);
     if (!orderFits(asOrder, quote, params.reconcile, now, share).fits) return false;
+    if (stage === 'queued' && !clearsPrepareDrift(asOrder, quote)) return false;
     return this.riskAllows(entry, quote, inputs, strategy, params);
   }
 

@@ -1,4 +1,6 @@
-import type { QuoteTolerance } from './quote-types.js';
+import type { Dec } from '../core/decimal.js';
+import type { DesiredQuote, QuoteTolerance } from './quote-types.js';
+import { edgeBps } from './reconciler.js';
 
 /**
  * The share of a quote's own tolerance band, at a freshness check of the pipeline (`queued`:
@@ -19,4 +21,24 @@ export function freshnessShare(
   if (reason === 'missing') return Number.POSITIVE_INFINITY;
   if (tolerance === undefined) return 1;
   return stage === 'queued' ? tolerance.prepareShare : tolerance.signShare;
+}
+
+/**
+ * Before the prepare: whether a queued order (`side`, `price`) still stands its quote's
+ * `prepareDriftBps` clear of the toxic edge, or at least as far from the reference as the quote
+ * now wants (so a quote planned there always passes, and a missing side is never held back for
+ * good). Nearer, the reference's drift during the ~12 s prepare would most likely make it toxic
+ * by the time it is to be signed, and it would be dropped then, having cost the pipeline its
+ * prepare; dropped here it costs nothing, and the next cycle queues it at the current price. Any
+ * reason, a missing side included. A quote without its own tolerance always passes.
+ */
+export function clearsPrepareDrift(
+  o: { readonly side: 'BUY' | 'SELL'; readonly price: Dec },
+  q: DesiredQuote,
+): boolean {
+  const t = q.tolerance;
+  const drift = t?.prepareDriftBps ?? 0;
+  if (t === undefined || !(drift > 0)) return true;
+  const want = edgeBps(q.side, q.price, q.reference);
+  return edgeBps(o.side, o.price, q.reference) >= Math.min(want, t.toxicEdgeBps + drift);
 }

@@ -45,6 +45,12 @@ export interface QuoteTolerance {
    */
   readonly prepareShare: number;
   /**
+   * Before its prepare, a queued intent must stand this far (bps) clear of the toxic edge, or
+   * at least as far out as the quote wants: the reference's likely drift during the prepare.
+   * Absent or 0: no such check.
+   */
+  readonly prepareDriftBps?: number;
+  /**
    * The multiple of the band a prepared intent may have drifted when it is about to be signed
    * (1: the band itself); the toxic edge applies whatever it is.
    */

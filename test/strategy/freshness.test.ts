@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { freshnessShare } from '../../src/strategy/freshness.js';
-import { tolerance } from './fixtures.js';
+import { clearsPrepareDrift, freshnessShare } from '../../src/strategy/freshness.js';
+import { d, quote, tolerance } from './fixtures.js';
 
 const TOL = tolerance({ signShare: 2 });
 
@@ -20,5 +20,55 @@ describe('the band share a queued placement must still fit at each freshness che
     { reason: 'reprice', stage: 'prepared', tolerance: undefined, share: 1 },
   ] as const)('$reason at $stage: $share', ({ reason, stage, tolerance, share }) => {
     expect(freshnessShare(reason, stage, tolerance)).toBe(share);
+  });
+});
+
+describe('before the prepare, a queued order must stand clear of its toxic edge by the drift of a prepare', () => {
+  // Reference 100 (1 bps = 0.01); toxic edge 8 bps, prepare drift 5 bps: the bar is
+  // min(the quote's wanted edge, 13 bps).
+  const tol = tolerance({ toxicEdgeBps: 8, prepareDriftBps: 5 });
+  it.each([
+    { what: 'at the wanted price', side: 'BUY', want: 99.8, order: 99.8, t: tol, clears: true },
+    { what: '14 bps out, over the bar', side: 'BUY', want: 99.8, order: 99.86, t: tol, clears: true },
+    {
+      what: '12 bps out, not toxic but under the bar',
+      side: 'BUY',
+      want: 99.8,
+      order: 99.88,
+      t: tol,
+      clears: false,
+    },
+    { what: 'the ask, 12 bps out', side: 'SELL', want: 100.2, order: 100.12, t: tol, clears: false },
+    { what: 'the ask, 14 bps out', side: 'SELL', want: 100.2, order: 100.14, t: tol, clears: true },
+    // A quote wanted nearer than the bar passes at its own price: never held back for good.
+    { what: 'wanted at 10 bps, queued there', side: 'BUY', want: 99.9, order: 99.9, t: tol, clears: true },
+    { what: 'wanted at 10 bps, drifted to 9', side: 'BUY', want: 99.9, order: 99.91, t: tol, clears: false },
+    {
+      what: 'prepareDriftBps 0: off',
+      side: 'BUY',
+      want: 99.8,
+      order: 99.91,
+      t: tolerance({ prepareDriftBps: 0 }),
+      clears: true,
+    },
+    {
+      what: 'prepareDriftBps absent: off',
+      side: 'BUY',
+      want: 99.8,
+      order: 99.91,
+      t: tolerance(),
+      clears: true,
+    },
+    {
+      what: 'no tolerance (plain spread model)',
+      side: 'BUY',
+      want: 99.8,
+      order: 99.99,
+      t: undefined,
+      clears: true,
+    },
+  ] as const)('$what: $clears', ({ side, want, order, t, clears }) => {
+    const q = quote({ side, price: want, ...(t === undefined ? {} : { tolerance: t }) });
+    expect(clearsPrepareDrift({ side, price: d(order) }, q)).toBe(clears);
   });
 });

@@ -54,6 +54,15 @@ export const latencyParamSpecs = {
     SHARE,
     0.5,
   ),
+  prepareZ: param(
+    'latency-aware: before its prepare, a queued quote must stand this many σ·√(latency.prepareMs) clear of its toxic edge (or sit at least as far from the reference as the quote now wants); nearer, it would most likely turn toxic during the prepare and be dropped at signing, having cost the pipeline its prepare, so it is queued again at the current price instead. 0 = off.',
+    NON_NEG_NUM,
+    1,
+  ),
+  prepareMs: MS(
+    "latency-aware: the time from a prepare's start to the signature, ms (the venue's prepare takes 9-14 s); the drift latency.prepareZ allows for.",
+    12_000,
+  ),
   signShare: param(
     'latency-aware: the tolerance band a prepared placement must still sit in before it is signed, as a multiple of the band (1 = the band itself; larger lets a quote that drifted during the prepare go on, the toxic edge always applies). A prepare dropped here has cost its ~12 s for nothing.',
     POS_NUM,

@@ -75,6 +75,7 @@ export function latencyAwareShape(
       toxicEdgeBps,
       sigmaBps,
       prepareShare: l.prepareShare,
+      prepareDriftBps: l.prepareZ * sigmaBps * Math.sqrt(l.prepareMs / 1000),
       signShare: l.signShare,
     };
   };
