@@ -16,9 +16,9 @@ import {
   type RiskState,
   type RiskVerdict,
 } from '../risk/index.js';
-import { clearsPrepareDrift, freshnessShare } from '../strategy/freshness.js';
+import { stillFresh } from '../strategy/freshness.js';
 import type { DesiredQuote, StrategyResult } from '../strategy/quote-types.js';
-import { orderFits, planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
+import { planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
 import { computeQuotes } from '../strategy/strategy.js';
 import type { BookWatch, StaleBook } from '../market/book-watch.js';
 import type { LiveParams } from './live-params.js';
@@ -195,9 +195,7 @@ export class QuoteCycle {
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return false;
     const asOrder = { ...viewOf(entry), since: now };
-    const share = freshnessShare(entry.action.reason, stage, quote.tolerance);
-    if (!orderFits(asOrder, quote, params.reconcile, now, share).fits) return false;
-    if (stage === 'queued' && !clearsPrepareDrift(asOrder, quote)) return false;
+    if (!stillFresh(asOrder, quote, entry.action.reason, stage, params.reconcile, now)) return false;
     return this.riskAllows(entry, quote, inputs, strategy, params);
   }
 

@@ -1,6 +1,8 @@
 import type { Dec } from '../core/decimal.js';
+import type { OwnOrderView } from '../market/market-snapshot.js';
+import type { ReconcileParams } from './params.js';
 import type { DesiredQuote, QuoteTolerance } from './quote-types.js';
-import { edgeBps } from './reconciler.js';
+import { edgeBps, orderFits } from './reconciler.js';
 
 /**
  * The share of a quote's own tolerance band, at a freshness check of the pipeline (`queued`:
@@ -41,4 +43,23 @@ export function clearsPrepareDrift(
   if (t === undefined || !(drift > 0)) return true;
   const want = edgeBps(q.side, q.price, q.reference);
   return edgeBps(o.side, o.price, q.reference) >= Math.min(want, t.toxicEdgeBps + drift);
+}
+
+/**
+ * The pipeline's freshness check of a queued placement `o` (its price and size, as if it rested
+ * now) against the quote the strategy wants for its slot now: within the band share of
+ * {@link freshnessShare} for its reason and stage, and before the prepare also
+ * {@link clearsPrepareDrift}. The risk gate is asked separately.
+ */
+export function stillFresh(
+  o: OwnOrderView,
+  q: DesiredQuote,
+  reason: 'missing' | 'reprice' | 'refresh' | undefined,
+  stage: 'queued' | 'prepared',
+  params: ReconcileParams,
+  now: number,
+): boolean {
+  const share = freshnessShare(reason, stage, q.tolerance);
+  if (!orderFits(o, q, params, now, share).fits) return false;
+  return stage !== 'queued' || clearsPrepareDrift(o, q);
 }

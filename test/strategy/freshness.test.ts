@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clearsPrepareDrift, freshnessShare } from '../../src/strategy/freshness.js';
-import { d, quote, tolerance } from './fixtures.js';
+import { clearsPrepareDrift, freshnessShare, stillFresh } from '../../src/strategy/freshness.js';
+import type { ReconcileParams } from '../../src/strategy/params.js';
+import { NOW, d, own, quote, tolerance } from './fixtures.js';
 
 const TOL = tolerance({ signShare: 2 });
 
@@ -70,5 +71,26 @@ describe('before the prepare, a queued order must stand clear of its toxic edge 
   ] as const)('$what: $clears', ({ side, want, order, t, clears }) => {
     const q = quote({ side, price: want, ...(t === undefined ? {} : { tolerance: t }) });
     expect(clearsPrepareDrift({ side, price: d(order) }, q)).toBe(clears);
+  });
+});
+
+describe('the whole freshness check of a queued placement, by stage', () => {
+  // Wanted edge 20 bps, inside band 9 (prepareShare 0.5: 4.5 before the prepare), toxic edge 8,
+  // prepare drift 5: before the prepare the order needs edge >= max(20 - 4.5, min(20, 13)).
+  const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 3_600_000 };
+  const q = quote({ side: 'BUY', price: 99.8, tolerance: tolerance({ prepareDriftBps: 5, signShare: 1 }) });
+  it.each([
+    { reason: 'reprice', stage: 'queued', order: 99.84, fresh: true },
+    { reason: 'reprice', stage: 'queued', order: 99.86, fresh: false },
+    { reason: 'reprice', stage: 'prepared', order: 99.88, fresh: true },
+    // A missing side goes on at any non-toxic price once prepared, but not into its prepare
+    // within the prepare's drift of the toxic edge.
+    { reason: 'missing', stage: 'queued', order: 99.86, fresh: true },
+    { reason: 'missing', stage: 'queued', order: 99.88, fresh: false },
+    { reason: 'missing', stage: 'prepared', order: 99.91, fresh: true },
+    { reason: 'missing', stage: 'prepared', order: 99.93, fresh: false },
+  ] as const)('$reason at $stage, order at $order: $fresh', ({ reason, stage, order, fresh }) => {
+    const o = own({ side: 'BUY', price: order, since: NOW });
+    expect(stillFresh(o, q, reason, stage, PARAMS, NOW)).toBe(fresh);
   });
 });
