@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import { systemClock, type Clock } from '../core/clock.js';
+import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
 import { Poller } from '../core/poller.js';
 import type { Logger } from '../logging/logger.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
@@ -102,14 +102,18 @@ export class WatchdogAttribution {
   private async lookup(daemon: Daemon, logger: Logger, signal: AbortSignal): Promise<void> {
     if (this.pending.size === 0) return;
     let status: WatchdogStatus;
+    // A controller held here, on the injected clock: an AbortSignal.any composite of
+    // AbortSignal.timeout can be collected before its timer fires, and the read would hang.
+    const bound = timeoutSignal(this.o.clock ?? systemClock, this.o.timeoutMs ?? 5_000, signal);
     try {
-      const bound = AbortSignal.any([signal, AbortSignal.timeout(this.o.timeoutMs ?? 5_000)]);
-      const res = await fetch(this.o.url, { signal: bound, headers: { accept: 'application/json' } });
+      const res = await fetch(this.o.url, { signal: bound.signal, headers: { accept: 'application/json' } });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       status = (await res.json()) as WatchdogStatus;
     } catch (err) {
       this.giveUpSome(logger, err);
       return;
+    } finally {
+      bound.dispose();
     }
     const byOrder = new Map<string, string | null>();
     for (const t of status.triggers ?? []) for (const id of t.cancelled ?? []) byOrder.set(id, t.at ?? null);

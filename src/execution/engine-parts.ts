@@ -39,7 +39,13 @@ export function buildParts(
   const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit, verifier };
   const resolver = new UnknownResolver({ ...o.resolver, ...deps });
   const concurrency = o.execution?.cancelConcurrency ?? 4;
-  const cancelPool = new CancelPool({ ...o.cancelPool, ...deps, concurrency });
+  const cancelWindow = o.execution?.cancelConfirmWindowMs;
+  const cancelPool = new CancelPool({
+    ...(cancelWindow === undefined ? {} : { confirmWindowMs: cancelWindow }),
+    ...o.cancelPool,
+    ...deps,
+    concurrency,
+  });
   const clientOrderIds = new ClientOrderIdFactory({
     prefix: o.clientOrderIdPrefix,
     clock,
@@ -47,8 +53,10 @@ export function buildParts(
   });
   const afterUnknown = o.execution?.afterUnknown;
   const poll = o.execution?.confirmPollMs;
+  const placeWindow = o.execution?.placementConfirmWindowMs;
   const pipeline = new PlacementPipeline({
     ...(afterUnknown === undefined ? {} : { afterUnknown }),
+    ...(placeWindow === undefined ? {} : { confirmWindowMs: placeWindow }),
     ...(poll === undefined ? {} : { confirmBackoff: { initialMs: poll, factor: 1, maxMs: poll } }),
     ...o.pipeline,
     ...deps,

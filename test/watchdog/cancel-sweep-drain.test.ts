@@ -39,6 +39,8 @@ function sweeper(storePath: string, drainMs: number, events: EngineEvent[]): Can
       afterUnknown: 'proceed',
       prepareBeforeBalances: true,
       confirmPollMs: 2000,
+      placementConfirmWindowMs: 60_000,
+      cancelConfirmWindowMs: 90_000,
     },
     verification: { policy: 'if-present' },
     drainMs,

@@ -10,6 +10,8 @@ export interface ExecutionConfig {
   readonly afterUnknown: AfterUnknownConfig;
   readonly prepareBeforeBalances: boolean;
   readonly confirmPollMs: number;
+  readonly placementConfirmWindowMs: number;
+  readonly cancelConfirmWindowMs: number;
 }
 
 export const executionSchema: SchemaOf<ExecutionConfig> = {
@@ -19,7 +21,7 @@ export const executionSchema: SchemaOf<ExecutionConfig> = {
     default: 4,
   },
   afterUnknown: {
-    doc: 'After a placement whose outcome is unknown (a 504, a timeout, a 200 that does not confirm within 60 s): "proceed" places the other slots after one order read and a short pause, while the unknown order keeps its own slot blocked until it is resolved; "wait" (the old behaviour) holds every placement until it is resolved or its 5-minute deadline passes.',
+    doc: 'After a placement whose outcome is unknown (a 504, a timeout, a 200 that does not confirm within execution.placementConfirmWindowMs): "proceed" places the other slots after one order read and a short pause, while the unknown order keeps its own slot blocked until it is resolved; "wait" (the old behaviour) holds every placement until it is resolved or its 5-minute deadline passes.',
     format: AFTER_UNKNOWN_POLICIES,
     default: 'proceed',
   },
@@ -29,8 +31,18 @@ export const executionSchema: SchemaOf<ExecutionConfig> = {
     default: true,
   },
   confirmPollMs: {
-    doc: 'After a placement is submitted, read the order every this many ms until it rests (or its outcome is handed to the resolver after 60 s). The next placement waits for that read (one placement in flight per party), so every ms between the commit and the read that sees it is pipeline time lost; the venue answers a read in well under a second. (An engine built without it reads on a backoff, 2 s then ×1.5 up to 8 s, which sees a commit 11-13 s after the submission 3-5 s late.) The cancel pool keeps that backoff.',
+    doc: 'After a placement is submitted, read the order every this many ms until it rests (or its outcome is handed to the resolver after execution.placementConfirmWindowMs). The next placement waits for that read (one placement in flight per party), so every ms between the commit and the read that sees it is pipeline time lost; the venue answers a read in well under a second. (An engine built without it reads on a backoff, 2 s then ×1.5 up to 8 s, which sees a commit 11-13 s after the submission 3-5 s late.) The cancel pool keeps that backoff.',
     format: intFormat(250, 60_000),
     default: 2000,
+  },
+  placementConfirmWindowMs: {
+    doc: "How long after a placement's submission (a 200, or a 5xx or timeout whose outcome is unknown) its order is read before the outcome is handed to the resolver as unknown. The venue commits about 12 s after the submission's answer; it does not show an upper bound. The order keeps its slot blocked, and counts as exposure, until it is resolved.",
+    format: intFormat(10_000, 600_000),
+    default: 60_000,
+  },
+  cancelConfirmWindowMs: {
+    doc: "How long after a cancel's submission the order is read for its cancellation (or its fill) before the cancel is treated as unconfirmed and retried from a fresh prepare (after 3 accepted cancels that never took effect the order is alarmed as stranded). The venue does not show an upper bound; a cancel's prepare and submission take 30-40 s.",
+    format: intFormat(10_000, 600_000),
+    default: 90_000,
   },
 };
