@@ -1,4 +1,4 @@
-import type { FreshnessStage } from '../execution/placement-intent.js';
+import type { FreshnessStage, NotWantedCause } from '../execution/placement-intent.js';
 import type { Clock } from '../core/clock.js';
 import { PipelineTimer } from '../execution/pipeline-timing.js';
 import type { PipelineTiming } from '../strategy/models/quoting-model.js';
@@ -34,7 +34,7 @@ export interface OrderDispatchOptions {
   readonly engine: OrderEngine;
   readonly clock: Clock;
   /** The freshness check run by the pipeline before the prepare and before signing. */
-  readonly isWanted: (entry: PendingEntry, stage: FreshnessStage) => boolean;
+  readonly isWanted: (entry: PendingEntry, stage: FreshnessStage) => boolean | NotWantedCause;
   readonly onPlacement?: (entry: PendingEntry, outcome: PlacementOutcome) => void;
   readonly onCancel?: (key: string, reason: string, outcome: CancelOutcome) => void;
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { FillWatch } from '../execution/fill-watch.js';
-import type { FreshnessStage } from '../execution/placement-intent.js';
+import type { FreshnessStage, NotWantedCause } from '../execution/placement-intent.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { MarketSnapshot, OwnOrderView, WalletInput } from '../market/market-snapshot.js';
 import type { MarketState } from '../market/market-state.js';
@@ -181,10 +181,10 @@ export class QuoteCycle {
    * The pipeline's freshness check for a queued intent, run before its prepare and before
    * signing: the pure strategy on a fresh snapshot must still want its quote slot at a price and
    * size within the reconciler's tolerance, and the risk gate must still allow it (its rate token
-   * was taken when it was queued). Pure apart from reading the current state.
+   * was taken when it was queued). Pure apart from reading the current state. True, or why not.
    */
-  isWanted(entry: PendingEntry, stage: FreshnessStage = 'prepared'): boolean {
-    if (!this.d.canPlace() || this.riskState === null) return false;
+  isWanted(entry: PendingEntry, stage: FreshnessStage = 'prepared'): true | NotWantedCause {
+    if (!this.d.canPlace() || this.riskState === null) return 'cannot-place';
     const now = this.d.clock.now();
     const params = this.d.params();
     const inputs = this.inputs(this.d.market.snapshot(now), params, entry.registrySlot);
@@ -193,10 +193,11 @@ export class QuoteCycle {
       lastFillAt: this.fills.observe(this.d.engine.inventory, now),
     });
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
-    if (quote === undefined) return false;
+    if (quote === undefined) return 'no-quote';
     const asOrder = { ...viewOf(entry), since: now };
-    if (!stillFresh(asOrder, quote, entry.action.reason, stage, params.reconcile, now)) return false;
-    return this.riskAllows(entry, quote, inputs, strategy, params);
+    const fresh = stillFresh(asOrder, quote, entry.action.reason, stage, params.reconcile, now);
+    if (fresh !== true) return fresh;
+    return this.riskAllows(entry, quote, inputs, strategy, params) ? true : 'risk';
   }
 
   /** The gate's first state: fresh, with the day's daily loss state when the memory has it. */

@@ -176,7 +176,14 @@ export type ExecutionEvent =
       readonly at: number;
     }
   | { readonly type: 'cancel'; readonly outcome: CancelOutcome; readonly ms: number; readonly at: number }
-  | { readonly type: 'prepare-abandoned'; readonly key: string; readonly reason: string; readonly at: number }
+  | {
+      readonly type: 'prepare-abandoned';
+      readonly key: string;
+      readonly reason: string;
+      /** For `not-wanted`: the freshness check's cause, when it gave one. */
+      readonly cause?: string;
+      readonly at: number;
+    }
   | {
       readonly type: 'echo-refused';
       readonly operation: 'place' | 'cancel';

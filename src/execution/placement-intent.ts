@@ -35,8 +35,20 @@ export interface PlaceOptions {
  */
 export type FreshnessStage = 'queued' | 'prepared';
 
-/** A freshness check, pure and sync: false drops the intent. */
-export type FreshnessCheck = (intent: PlacementIntent, stage: FreshnessStage) => boolean;
+/**
+ * Why a freshness check dropped an intent, when it says: the pipeline's own checks (`cannot-place`:
+ * the daemon places nothing now; `no-quote`: the strategy no longer wants the slot; `risk`: the
+ * risk gate refuses it) and the price's (`toxic`: within the toxic edge of the reference;
+ * `band`: outside the quote's tolerance band for the stage; `prepare-drift`: too near the toxic
+ * edge to survive the prepare; `size`, `age`). Reported with the abandoned prepare.
+ */
+export type NotWantedCause =
+  'cannot-place' | 'no-quote' | 'risk' | 'toxic' | 'band' | 'prepare-drift' | 'size' | 'age';
+
+/**
+ * A freshness check, pure and sync: true keeps the intent; false, or the cause, drops it.
+ */
+export type FreshnessCheck = (intent: PlacementIntent, stage: FreshnessStage) => boolean | NotWantedCause;
 
 /**
  * Whether the party may commit funds now, asked by each placement after its prepare and before

@@ -8,7 +8,7 @@ import { checkPlacementEcho } from './echo-check.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { PlacementOutcome } from './execution-events.js';
 import { isAwaitingConfirmation as isAwaiting, isBeforeSubmission } from '../orders/fsm/index.js';
-import { type FreshnessStage, intentProblem, prepareBody } from './placement-intent.js';
+import { type FreshnessStage, type NotWantedCause, intentProblem, prepareBody } from './placement-intent.js';
 import { prepareRefused } from './placement-refusal.js';
 import {
   READ_SLACK_MS,
@@ -39,6 +39,8 @@ export type { PlacementConfig, PlacementEnv, PlacementJob } from './placement-sc
 export class PlacementRun implements PlacementScope {
   private key: string | null = null;
   private clientOrderId: string | null = null;
+  /** The cause the last freshness check gave for dropping the intent (null: none given). */
+  private notWanted: NotWantedCause | null = null;
 
   constructor(
     readonly env: PlacementEnv,
@@ -73,7 +75,9 @@ export class PlacementRun implements PlacementScope {
 
   private wanted(stage: FreshnessStage): boolean {
     try {
-      return this.job.isWanted(this.job.intent, stage);
+      const answer = this.job.isWanted(this.job.intent, stage);
+      this.notWanted = typeof answer === 'string' ? answer : null;
+      return answer === true;
     } catch (err) {
       this.ctx.alarm(
         'internal-error',
@@ -304,7 +308,16 @@ export class PlacementRun implements PlacementScope {
     const { ctx } = this;
     const before = ctx.order(key);
     ctx.mustApply(key, { type: 'Abandoned', reason: why, at: ctx.now() });
-    if (before.orderId !== null) ctx.emit({ type: 'prepare-abandoned', key, reason: why, at: ctx.now() });
+    if (before.orderId !== null) {
+      const cause = why === 'not-wanted' ? this.notWanted : null;
+      ctx.emit({
+        type: 'prepare-abandoned',
+        key,
+        reason: why,
+        ...(cause === null ? {} : { cause }),
+        at: ctx.now(),
+      });
+    }
     if (why === 'not-wanted') {
       return this.out({ kind: 'not-wanted', stage: before.orderId === null ? 'queued' : 'prepared' });
     }

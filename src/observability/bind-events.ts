@@ -80,7 +80,10 @@ export function observeExecutionEvent(metrics: Metrics, e: ExecutionEvent): void
       p.cancels.inc({ outcome: cancelOutcomeLabel(e.outcome) });
       return;
     case 'prepare-abandoned':
-      p.preparesAbandoned.inc({ reason: labels.reason.value(snake(e.reason)) });
+      p.preparesAbandoned.inc({
+        reason: labels.reason.value(snake(e.reason)),
+        cause: labels.reason.value(snake(e.cause ?? 'none')),
+      });
       return;
     case 'echo-refused':
       p.echoRefused.inc({ stage: e.operation === 'cancel' ? 'cancel_prepare' : 'prepare' });

@@ -22,7 +22,7 @@ export interface PipelineMetrics {
   readonly cancelsInFlight: Gauge;
   readonly placements: Counter<'pair' | 'side' | 'outcome'>;
   readonly cancels: Counter<'outcome'>;
-  readonly preparesAbandoned: Counter<'reason'>;
+  readonly preparesAbandoned: Counter<'reason' | 'cause'>;
   readonly echoRefused: Counter<'stage'>;
   readonly executionAlarms: Counter<'reason'>;
   readonly unknownOrders: Counter<'code'>;
@@ -100,8 +100,8 @@ export function createPipelineMetrics(f: MetricFactory): PipelineMetrics {
     ),
     preparesAbandoned: f.counter(
       'ledger_mm_prepares_abandoned_total',
-      'Prepared orders never submitted (they expire with no funds committed), by reason.',
-      ['reason'],
+      "Prepared orders never submitted (they expire with no funds committed), by reason, and for not_wanted by the freshness check's cause (toxic, band, size, no_quote, risk, cannot_place; none when not given).",
+      ['reason', 'cause'],
     ),
     echoRefused: f.counter(
       'ledger_mm_echo_refused_total',

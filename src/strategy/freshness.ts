@@ -2,7 +2,7 @@ import type { Dec } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
 import type { ReconcileParams } from './params.js';
 import type { DesiredQuote, QuoteTolerance } from './quote-types.js';
-import { edgeBps, orderFits } from './reconciler.js';
+import { edgeBps, misfit } from './reconciler.js';
 
 /**
  * The share of a quote's own tolerance band, at a freshness check of the pipeline (`queued`:
@@ -45,11 +45,14 @@ export function clearsPrepareDrift(
   return edgeBps(o.side, o.price, q.reference) >= Math.min(want, t.toxicEdgeBps + drift);
 }
 
+/** Why {@link stillFresh} finds a queued placement stale. */
+export type StaleCause = 'toxic' | 'band' | 'prepare-drift' | 'size' | 'age';
+
 /**
  * The pipeline's freshness check of a queued placement `o` (its price and size, as if it rested
  * now) against the quote the strategy wants for its slot now: within the band share of
  * {@link freshnessShare} for its reason and stage, and before the prepare also
- * {@link clearsPrepareDrift}. The risk gate is asked separately.
+ * {@link clearsPrepareDrift}. True when fresh, else the cause. The risk gate is asked separately.
  */
 export function stillFresh(
   o: OwnOrderView,
@@ -58,8 +61,9 @@ export function stillFresh(
   stage: 'queued' | 'prepared',
   params: ReconcileParams,
   now: number,
-): boolean {
+): true | StaleCause {
   const share = freshnessShare(reason, stage, q.tolerance);
-  if (!orderFits(o, q, params, now, share).fits) return false;
-  return stage !== 'queued' || clearsPrepareDrift(o, q);
+  const cause = misfit(o, q, params, now, share);
+  if (cause !== null) return cause;
+  return stage !== 'queued' || clearsPrepareDrift(o, q) ? true : 'prepare-drift';
 }

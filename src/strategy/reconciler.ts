@@ -100,6 +100,25 @@ function priceFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams, sh
 }
 
 /**
+ * What keeps `o` from standing as the order of `q` (see {@link orderFits}), the first of: its
+ * price within the toxic edge (`toxic`), its price outside the band (`band`), its size, its age;
+ * null when it fits.
+ */
+export function misfit(
+  o: OwnOrderView,
+  q: DesiredQuote,
+  params: ReconcileParams,
+  now: number | undefined,
+  bandShare = 1,
+): 'toxic' | 'band' | 'size' | 'age' | null {
+  const { fits, tooOld } = orderFits(o, q, params, now, bandShare);
+  if (fits) return null;
+  if (isToxic(o, q)) return 'toxic';
+  if (!priceFits(o, q, params, bandShare)) return 'band';
+  return tooOld ? 'age' : 'size';
+}
+
+/**
  * Whether `o` can stay as the order of `q`: within tolerance, and not too old. `bandShare` (0 to
  * 1) narrows a quote's own tolerance band, for a check that wants a fresher price.
  */

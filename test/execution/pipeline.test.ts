@@ -92,7 +92,7 @@ describe('placement pipeline: happy path', () => {
   });
 
   it('drops an intent that is no longer wanted: before prepare, and unsigned after prepare', async () => {
-    let wanted = true;
+    let wanted: boolean | 'toxic' = true;
     h = execHarness({ pipeline: { isWanted: () => wanted } });
     wanted = false;
     const stale = await h.settle(h.pipeline.place(buy('s-a')));
@@ -102,11 +102,12 @@ describe('placement pipeline: happy path', () => {
     wanted = true;
     const p = h.pipeline.place(buy('s-a'));
     await h.advance(1_000);
-    wanted = false; // the market moved while the prepare was in flight
+    wanted = 'toxic'; // the market moved while the prepare was in flight
     const abandoned = await h.settle(p);
     expect(abandoned).toMatchObject({ kind: 'not-wanted', stage: 'prepared' });
     expect(h.registry.get(abandoned.key!)?.state).toBe('ABANDONED');
-    expect(h.eventsOf('prepare-abandoned')).toHaveLength(1);
+    // The check's cause goes with the abandoned prepare, for the metrics.
+    expect(h.eventsOf('prepare-abandoned')).toMatchObject([{ reason: 'not-wanted', cause: 'toxic' }]);
     // Ground truth: prepared once, never submitted; the prepare expires committing nothing.
     expect(callsOf(h.venue, 'prepare', h.partyId)).toHaveLength(1);
     expect(h.venue.truth.submits()).toHaveLength(0);

@@ -103,6 +103,7 @@ describe('bindExecutionEvents', () => {
     hub.emit(cancel({ key: 'k', orderId: 'o', filled: null, kind: 'stranded', attempts: 5 }));
     hub.emit(cancel({ key: 'k', orderId: 'o', filled: null, kind: 'unknown-order' }));
     hub.emit({ type: 'prepare-abandoned', key: 'k', reason: 'not-wanted', at: T0 });
+    hub.emit({ type: 'prepare-abandoned', key: 'k', reason: 'not-wanted', cause: 'toxic', at: T0 });
     hub.emit({ type: 'echo-refused', operation: 'place', key: 'k', detail: 'price', at: T0 });
     hub.emit({ type: 'echo-refused', operation: 'cancel', key: 'k', detail: 'id', at: T0 });
     hub.emit({ type: 'alarm', reason: 'unknown-unresolved', key: null, detail: 'x', at: T0 });
@@ -121,7 +122,12 @@ describe('bindExecutionEvents', () => {
     expect(await t.value('ledger_mm_cancels_total', { outcome: 'cancelled' })).toBe(1);
     expect(await t.value('ledger_mm_cancels_total', { outcome: 'stranded' })).toBe(1);
     expect(await t.value('ledger_mm_cancels_total', { outcome: 'unknown_order' })).toBe(1);
-    expect(await t.value('ledger_mm_prepares_abandoned_total', { reason: 'not_wanted' })).toBe(1);
+    expect(
+      await t.value('ledger_mm_prepares_abandoned_total', { reason: 'not_wanted', cause: 'toxic' }),
+    ).toBe(1);
+    expect(await t.value('ledger_mm_prepares_abandoned_total', { reason: 'not_wanted', cause: 'none' })).toBe(
+      1,
+    );
     expect(await t.value('ledger_mm_echo_refused_total', { stage: 'prepare' })).toBe(1);
     expect(await t.value('ledger_mm_echo_refused_total', { stage: 'cancel_prepare' })).toBe(1);
     expect(await t.value('ledger_mm_execution_alarms_total', { reason: 'unknown_unresolved' })).toBe(1);

@@ -74,23 +74,28 @@ describe('before the prepare, a queued order must stand clear of its toxic edge 
   });
 });
 
-describe('the whole freshness check of a queued placement, by stage', () => {
+describe('the whole freshness check of a queued placement, by stage: fresh, or why not', () => {
   // Wanted edge 20 bps, inside band 9 (prepareShare 0.5: 4.5 before the prepare), toxic edge 8,
   // prepare drift 5: before the prepare the order needs edge >= max(20 - 4.5, min(20, 13)).
   const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 3_600_000 };
   const q = quote({ side: 'BUY', price: 99.8, tolerance: tolerance({ prepareDriftBps: 5, signShare: 1 }) });
   it.each([
-    { reason: 'reprice', stage: 'queued', order: 99.84, fresh: true },
-    { reason: 'reprice', stage: 'queued', order: 99.86, fresh: false },
-    { reason: 'reprice', stage: 'prepared', order: 99.88, fresh: true },
+    { reason: 'reprice', stage: 'queued', order: 99.84, quantity: 1, fresh: true },
+    { reason: 'reprice', stage: 'queued', order: 99.86, quantity: 1, fresh: 'band' },
+    { reason: 'reprice', stage: 'prepared', order: 99.88, quantity: 1, fresh: true },
+    { reason: 'reprice', stage: 'prepared', order: 99.6, quantity: 1, fresh: 'band' },
+    { reason: 'reprice', stage: 'prepared', order: 99.8, quantity: 2, fresh: 'size' },
     // A missing side goes on at any non-toxic price once prepared, but not into its prepare
     // within the prepare's drift of the toxic edge.
-    { reason: 'missing', stage: 'queued', order: 99.86, fresh: true },
-    { reason: 'missing', stage: 'queued', order: 99.88, fresh: false },
-    { reason: 'missing', stage: 'prepared', order: 99.91, fresh: true },
-    { reason: 'missing', stage: 'prepared', order: 99.93, fresh: false },
-  ] as const)('$reason at $stage, order at $order: $fresh', ({ reason, stage, order, fresh }) => {
-    const o = own({ side: 'BUY', price: order, since: NOW });
-    expect(stillFresh(o, q, reason, stage, PARAMS, NOW)).toBe(fresh);
-  });
+    { reason: 'missing', stage: 'queued', order: 99.86, quantity: 1, fresh: true },
+    { reason: 'missing', stage: 'queued', order: 99.88, quantity: 1, fresh: 'prepare-drift' },
+    { reason: 'missing', stage: 'prepared', order: 99.91, quantity: 1, fresh: true },
+    { reason: 'missing', stage: 'prepared', order: 99.93, quantity: 1, fresh: 'toxic' },
+  ] as const)(
+    '$reason at $stage, order at $order ×$quantity: $fresh',
+    ({ reason, stage, order, quantity, fresh }) => {
+      const o = own({ side: 'BUY', price: order, remaining: quantity, since: NOW });
+      expect(stillFresh(o, q, reason, stage, PARAMS, NOW)).toBe(fresh);
+    },
+  );
 });
