@@ -44,6 +44,11 @@ export interface SimCapture {
   readonly cycles: number;
   /** Every halt and guard trip of the run, from the risk gate's verdicts. */
   readonly guards: readonly GuardEpisode[];
+  /**
+   * The daemon's abandoned prepares by why (its `prepare-abandoned` events: the freshness
+   * check's cause for `not-wanted`, else the reason).
+   */
+  readonly abandonedBy: Readonly<Record<string, number>>;
   readonly log: LogTally;
   /** The venue's latency ranges in force (the profile with its overrides). */
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
@@ -59,6 +64,7 @@ export interface CaptureInput {
   readonly slots: ReadonlyMap<string, string>;
   readonly cycles: number;
   readonly guards: readonly GuardEpisode[];
+  readonly abandonedBy: Readonly<Record<string, number>>;
   readonly log: LogTally;
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
 }
@@ -97,6 +103,7 @@ export function captureTruth(i: CaptureInput): SimCapture {
     initialBalances,
     cycles: i.cycles,
     guards: i.guards,
+    abandonedBy: { ...i.abandonedBy },
     log: i.log,
     latencyRanges: i.latencyRanges,
   };

@@ -133,10 +133,15 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     let cycles = 0;
     const slots = new Map<string, string>();
     const guards = new GuardEpisodes();
+    const abandonedBy: Record<string, number> = {};
     built.subscribe((e) => {
       if (e.type === 'cycle') {
         cycles += 1;
         guards.observe(e.report.at, e.report.verdict);
+      }
+      if (e.type === 'prepare-abandoned') {
+        const why = e.cause ?? e.reason;
+        abandonedBy[why] = (abandonedBy[why] ?? 0) + 1;
       }
       // The registry may forget terminal orders: note each order's slot as it is created.
       if (e.type !== 'order-transition' || e.from !== null) return;
@@ -167,6 +172,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       slots,
       cycles,
       guards: guards.episodes(end),
+      abandonedBy,
       // A copy taken now: the teardown below (a stop without cancels) logs about orders it leaves
       // to the next start, which is not part of the run.
       log: { ...tally, messages: [...tally.messages] },

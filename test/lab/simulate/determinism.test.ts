@@ -24,10 +24,20 @@ it('the same seed and config give an identical report.json (1 simulated hour, fa
   expect(a.length).toBeGreaterThan(1000);
   expect(b).toBe(a);
   const report = JSON.parse(a) as {
-    runs: { fills: number; placements: number; invariantBreaks: { total: number } }[];
+    runs: {
+      fills: number;
+      placements: number;
+      invariantBreaks: { total: number };
+      abandonedPrepares: number;
+      abandonedBy: Record<string, number>;
+    }[];
   };
-  expect(report.runs[0]!.placements).toBeGreaterThan(0);
-  expect(report.runs[0]!.invariantBreaks.total).toBe(0);
+  const run = report.runs[0]!;
+  expect(run.placements).toBeGreaterThan(0);
+  expect(run.invariantBreaks.total).toBe(0);
+  // Every prepare the venue saw go unsubmitted, the daemon reported with why (no fault here).
+  expect(run.abandonedPrepares).toBeGreaterThan(0);
+  expect(Object.values(run.abandonedBy).reduce((x, y) => x + y, 0)).toBe(run.abandonedPrepares);
   // Progress went to stderr, a line per tenth (stderr is not a terminal here).
   expect(first.err.join('').match(/simulated \(\d+ %\)/g)?.length).toBe(10);
 }, 120_000);

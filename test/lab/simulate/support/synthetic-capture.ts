@@ -247,6 +247,7 @@ export function syntheticCapture(over: Partial<SimCapture> = {}): SimCapture {
     slots: new Map(SPECS.map((s) => [`c-${s.id}`, s.slot])),
     initialBalances: { BTC: '10', USDC: '1000' },
     cycles: 600,
+    abandonedBy: {},
     guards: [],
     log: { warn: 0, error: 0, messages: [] },
     latencyRanges: profileRanges('realistic'),
