@@ -1,6 +1,7 @@
 import type { OrderState, TerminalState } from '../orders/fsm/index.js';
 import type { Dec } from '../core/decimal.js';
 import type { UnverifiedReason } from '../signing/prepared-verifier.js';
+import type { NotWantedCause } from './placement-intent.js';
 
 /**
  * What the execution layer reports: the typed outcome of every placement and cancel, and the
@@ -181,7 +182,7 @@ export type ExecutionEvent =
       readonly key: string;
       readonly reason: string;
       /** For `not-wanted`: the freshness check's cause, when it gave one. */
-      readonly cause?: string;
+      readonly cause?: NotWantedCause;
       readonly at: number;
     }
   | {
