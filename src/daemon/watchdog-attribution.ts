@@ -102,8 +102,8 @@ export class WatchdogAttribution {
   private async lookup(daemon: Daemon, logger: Logger, signal: AbortSignal): Promise<void> {
     if (this.pending.size === 0) return;
     let status: WatchdogStatus;
-    // A controller held here, on the injected clock: an AbortSignal.any composite of
-    // AbortSignal.timeout can be collected before its timer fires, and the read would hang.
+    // A controller held here, on the injected clock, not AbortSignal.any(AbortSignal.timeout):
+    // with that composite a heartbeat read of the watchdog's once hung far past its timeout.
     const bound = timeoutSignal(this.o.clock ?? systemClock, this.o.timeoutMs ?? 5_000, signal);
     try {
       const res = await fetch(this.o.url, { signal: bound.signal, headers: { accept: 'application/json' } });

@@ -25,9 +25,9 @@ export type HeartbeatProbe = (signal: AbortSignal) => Promise<ProbeResult>;
 export function httpProbe(url: string, timeoutMs: number): HeartbeatProbe {
   return async (signal) => {
     // The timeout is a timer of our own that both aborts the request and settles the race: a
-    // read must come back within timeoutMs even if the abort does not reach the request (an
-    // AbortSignal.any composite can be collected before its timeout fires), or the watchdog's
-    // reads would stall behind a stopped daemon's socket.
+    // read must come back within timeoutMs even if the abort does not reach the request, or the
+    // watchdog's reads stall behind a stopped daemon's socket (seen with
+    // AbortSignal.any([signal, AbortSignal.timeout(ms)]): a read hung for 10 s past its 1 s).
     const abort = new AbortController();
     const onAbort = (): void => abort.abort(signal.reason);
     if (signal.aborted) onAbort();
