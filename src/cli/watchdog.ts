@@ -89,7 +89,7 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
   const metrics = createWatchdogMetrics({ heartbeatAgeSeconds: () => watchdog?.heartbeatAgeSeconds() ?? 0 });
   watchdog = new Watchdog({
     clock,
-    probe: probeOf(config),
+    probe: probeOf(config, clock),
     sweep: (signal, onCancelled) => sweeper.sweep(signal, onCancelled),
     deadAfterMs: wd.deadAfterMs,
     pollMs: wd.pollMs,
@@ -162,9 +162,11 @@ export function configRefusal(config: MmConfig): string | null {
   return null;
 }
 
-function probeOf(config: MmConfig): HeartbeatProbe {
+function probeOf(config: MmConfig, clock: Clock): HeartbeatProbe {
   const wd = config.watchdog;
-  return wd.source === 'file' ? fileProbe(wd.heartbeatFile) : httpProbe(wd.healthUrl, wd.probeTimeoutMs);
+  return wd.source === 'file'
+    ? fileProbe(wd.heartbeatFile)
+    : httpProbe(wd.healthUrl, wd.probeTimeoutMs, clock);
 }
 
 /** The `watchdog` subcommand. */

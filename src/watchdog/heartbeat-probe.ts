@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
 import type { HeartbeatFileBeat } from '../observability/heartbeat.js';
 
 /**
@@ -20,40 +21,37 @@ export type HeartbeatProbe = (signal: AbortSignal) => Promise<ProbeResult>;
 /**
  * GET `url` (the daemon's `/healthz`): a 200, however slow within `timeoutMs`, is a heartbeat; a
  * 503 (the daemon says its quote cycle stalled), any other status, a refused connection or no
- * answer in time is not.
+ * answer in time is not. The timeout runs on `clock`.
  */
-export function httpProbe(url: string, timeoutMs: number): HeartbeatProbe {
+export function httpProbe(url: string, timeoutMs: number, clock: Clock = systemClock): HeartbeatProbe {
   return async (signal) => {
-    // The timeout is a timer of our own that both aborts the request and settles the race: a
-    // read must come back within timeoutMs even if the abort does not reach the request, or the
-    // watchdog's reads stall behind a stopped daemon's socket (seen with
-    // AbortSignal.any([signal, AbortSignal.timeout(ms)]): a read hung for 10 s past its 1 s).
-    const abort = new AbortController();
-    const onAbort = (): void => abort.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<ProbeResult>((resolve) => {
-      timer = setTimeout(() => {
-        abort.abort(new DOMException('probe timed out', 'TimeoutError'));
-        resolve({ alive: false, detail: `no answer within ${timeoutMs} ms` });
-      }, timeoutMs);
-    });
-    const read = (async (): Promise<ProbeResult> => {
+    const bound = timeoutSignal(clock, timeoutMs, signal);
+    const ended = (): ProbeResult => ({ alive: false, detail: describe(bound.signal.reason, timeoutMs) });
+    if (bound.signal.aborted) {
+      bound.dispose();
+      return ended();
+    }
+    // The abort also settles the read itself: it must come back within timeoutMs even if the
+    // abort does not reach the request, or the watchdog's reads stall behind a stopped daemon's
+    // socket (seen with AbortSignal.any([signal, AbortSignal.timeout(ms)]): a read hung for 10 s
+    // past its 1 s).
+    const aborted = new Promise<ProbeResult>((resolve) =>
+      bound.signal.addEventListener('abort', () => resolve(ended()), { once: true }),
+    );
+    const read = async (): Promise<ProbeResult> => {
       try {
-        const res = await fetch(url, { signal: abort.signal, headers: { accept: 'application/json' } });
+        const res = await fetch(url, { signal: bound.signal, headers: { accept: 'application/json' } });
         const text = await res.text();
         if (res.status === 200) return { alive: true, detail: '200' };
         return { alive: false, detail: `${res.status}: ${reasonsOf(text)}` };
       } catch (err) {
         return { alive: false, detail: describe(err, timeoutMs) };
       }
-    })();
+    };
     try {
-      return await Promise.race([read, timedOut]);
+      return await Promise.race([read(), aborted]);
     } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      bound.dispose();
     }
   };
 }
