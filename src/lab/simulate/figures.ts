@@ -92,9 +92,6 @@ export interface RunFigures {
   readonly placementsPerHour: number;
   readonly cancelsPerHour: number;
   readonly abandonedPrepares: number;
-  /** Of the daemon's abandoned prepares, those dropped as toxic, and outside their band, at signing. */
-  readonly abandonedToxic: number;
-  readonly abandonedBand: number;
   /** The daemon's abandoned prepares by why (see `SimCapture.abandonedBy`). */
   readonly abandonedBy: Readonly<Record<string, number>>;
   readonly expiredPrepares: number;
@@ -214,8 +211,6 @@ export function runFigures(
     placementsPerHour: round(placementsPerHour, 3),
     cancelsPerHour: round(hours > 0 ? pipe.cancels / hours : 0, 3),
     abandonedPrepares: pipe.abandonedPrepares,
-    abandonedToxic: c.abandonedBy['toxic'] ?? 0,
-    abandonedBand: c.abandonedBy['band'] ?? 0,
     abandonedBy: { ...c.abandonedBy },
     expiredPrepares: pipe.expiredPrepares,
     failedPlacements: pipe.failedPlacements,
