@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
 import { parseSeedList } from '../lab/simulate/seed-list.js';
+import { defaultConcurrency, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
 import { BASELINES, type StrategyName } from '../lab/simulate/strategies.js';
 import type { RunCost } from '../lab/simulate/strategy-runner.js';
 import { formatSummary } from '../lab/simulate/summary-table.js';
@@ -54,10 +55,12 @@ Options:
                          figure beside the daemon's with its ratio: cancel-then-replace (cancel
                          all, wait, place all again) and no-tolerance (priceToleranceBps 0).
       --baseline NAME    With --compare, run only this baseline (repeatable).
+      --jobs N           Runs at once, 1 to ${MAX_JOBS} (default: one a core, as many as memory holds
+                         at 512 MB a run; ${defaultConcurrency()} here). Changes the wall time, never a figure.
       --json             Print the report (without its chart series) as JSON instead of tables.
   -h, --help             Show this help.
 
-Runs go in worker threads, two at a time, each with a bounded heap. Progress goes to stderr (a
+Runs go in worker threads, each with a bounded heap. Progress goes to stderr (a
 bar on a terminal, a line per tenth otherwise), and so does each run's wall time and peak heap.
 
 Exit codes: 0 done; 1 an invariant was broken (duplicate live orders, overlapping placements) or
@@ -78,6 +81,8 @@ interface SimulateArgs {
   /** `--baseline`: the baselines `--compare` runs (null: all). */
   readonly baselines: readonly StrategyName[] | null;
   readonly json: boolean;
+  /** `--jobs`: runs at once (null: the default). */
+  readonly jobs: number | null;
 }
 
 /** Seams of {@link runSimulate} (tests). */
@@ -108,6 +113,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
         out: { type: 'string' },
         compare: { type: 'boolean', default: false },
         baseline: { type: 'string', multiple: true },
+        jobs: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -137,6 +143,8 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   if (unknown !== undefined)
     return { error: `--baseline must be one of ${BASELINES.join(', ')}, got "${unknown}"` };
   if (baselines !== null && v['compare'] !== true) return { error: '--baseline needs --compare' };
+  const jobs = parseJobs(v['jobs'] as string | undefined);
+  if (jobs === undefined) return { error: `--jobs must be an integer in [1, ${MAX_JOBS}]` };
   return {
     hours,
     seed: seed === undefined ? DEFAULT_SEED : parseSeed(seed),
@@ -148,6 +156,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
     compare: v['compare'] === true,
     baselines: baselines as StrategyName[] | null,
     json: v['json'] === true,
+    jobs,
   };
 }
 
@@ -199,6 +208,7 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
     progress: { write: io.stderr, tty: seams.stderrIsTTY ?? process.stderr.isTTY === true },
     onRunCost: costs,
     ...(seams.workers === undefined ? {} : { workers: seams.workers }),
+    ...(args.jobs === null ? {} : { concurrency: args.jobs }),
   };
   const out = resolve(io.cwd, args.out);
   let text: string;

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
 import { parseSeedList } from '../lab/simulate/seed-list.js';
+import { defaultConcurrency, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
 import { candidates, gridSize } from '../lab/tune/search.js';
 import { formatTune } from '../lab/tune/tune-report.js';
 import { parseTuneParam, TuneParamError, type TuneParam } from '../lab/tune/tune-params.js';
@@ -58,10 +59,12 @@ Options:
       --latency PROFILE  realistic (default) or fast.
       --market FILE      The simulated venue (default: the package's config/sim.json).
       --out DIR          Where report.json and the candidates' config files go (default ${DEFAULTS.out}).
+      --jobs N           Runs at once, 1 to ${MAX_JOBS} (default: one a core, as many as memory holds
+                         at 512 MB a run; ${defaultConcurrency()} here). Changes the wall time, never a figure.
       --json             Print report.json instead of tables.
   -h, --help             Show this help.
 
-Runs go in worker threads, two at a time. Exit codes: 0 done; 1 a run failed; 2 bad usage or
+Runs go in worker threads. Exit codes: 0 done; 1 a run failed; 2 bad usage or
 invalid configuration.
 `;
 
@@ -80,6 +83,8 @@ interface TuneArgs {
   readonly market: string | null;
   readonly out: string;
   readonly json: boolean;
+  /** `--jobs`: runs at once (null: the default). */
+  readonly jobs: number | null;
 }
 
 const intIn = (text: string | undefined, def: number, min: number, max: number): number | null => {
@@ -111,6 +116,7 @@ function parse(argv: string[]): TuneArgs | 'help' | { error: string } {
         latency: { type: 'string' },
         market: { type: 'string' },
         out: { type: 'string' },
+        jobs: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -160,6 +166,8 @@ function parse(argv: string[]): TuneArgs | 'help' | { error: string } {
   const latency = (v['latency'] as string | undefined) ?? 'realistic';
   if (!(SIM_LATENCIES as readonly string[]).includes(latency))
     return { error: `--latency must be one of ${SIM_LATENCIES.join(', ')}` };
+  const jobs = parseJobs(v['jobs'] as string | undefined);
+  if (jobs === undefined) return { error: `--jobs must be an integer in [1, ${MAX_JOBS}]` };
   return {
     params,
     random,
@@ -175,6 +183,7 @@ function parse(argv: string[]): TuneArgs | 'help' | { error: string } {
     market: (v['market'] as string | undefined) ?? null,
     out: (v['out'] as string | undefined) ?? DEFAULTS.out,
     json: v['json'] === true,
+    jobs,
   };
 }
 
@@ -211,6 +220,7 @@ export async function runTune(argv: string[], io: CommandIo, seams: TuneSeams = 
       dir: out,
       progress: { write: io.stderr, tty: process.stderr.isTTY === true },
       ...(seams.workers === undefined ? {} : { workers: seams.workers }),
+      ...(args.jobs === null ? {} : { concurrency: args.jobs }),
     });
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -24,6 +24,8 @@ export interface SimulateOptions {
   readonly progress?: { readonly write: (text: string) => void; readonly tty: boolean };
   /** Run strategies in worker threads when possible (default true). */
   readonly workers?: boolean;
+  /** Runs at once (default: see `defaultConcurrency`). */
+  readonly concurrency?: number;
   /** Wall clock for the progress line (default `performance.now`). */
   readonly wallNow?: () => number;
   /** Told what each run cost (wall time, heap), as it ends. */
@@ -44,6 +46,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulationReport> {
     {
       ...(o.progress === undefined ? {} : { progress: o.progress }),
       ...(o.workers === undefined ? {} : { workers: o.workers }),
+      ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
       ...(o.wallNow === undefined ? {} : { wallNow: o.wallNow }),
       onResult: (job, r) => o.onRunCost?.(job.label, r.cost),
     },

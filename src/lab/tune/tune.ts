@@ -78,6 +78,8 @@ export interface TuneOptions {
   readonly dir: string;
   readonly progress?: { readonly write: (text: string) => void; readonly tty: boolean };
   readonly workers?: boolean;
+  /** Runs at once (default: see `defaultConcurrency`). */
+  readonly concurrency?: number;
   readonly onRunCost?: (label: string, cost: RunCost) => void;
 }
 
@@ -162,6 +164,7 @@ export async function tune(o: TuneOptions): Promise<TuneReport> {
     const results = await runJobs(jobs, {
       ...(o.progress === undefined ? {} : { progress: o.progress }),
       ...(o.workers === undefined ? {} : { workers: o.workers }),
+      ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
       onResult: (job, r) => o.onRunCost?.(job.label, r.cost),
     });
     return indexes.map((i, k) =>

@@ -81,6 +81,8 @@ describe('simulate --seeds: usage', () => {
     [['--seed', '1', '--seeds', '1-2'], /--seed or --seeds, not both/],
     [['--seeds', '4-2'], /runs backwards/],
     [['--seeds', 'x'], /not a seed or a range/],
+    [['--seeds', '1-2', '--jobs', '0'], /--jobs must be an integer in \[1, 64\]/],
+    [['--jobs', 'many'], /--jobs must be an integer/],
   ])('%o is refused', async (argv, message) => {
     const r = await runCaptured((io) => runSimulate(argv, io), {}, dir);
     expect(r.code).toBe(2);

@@ -65,6 +65,7 @@ describe('tune: usage', () => {
     [['--param', 'strategy.spread.bidBps=1', '--train', '1-2', '--test', '2-3'], /must not share a seed/],
     [['--param', 'strategy.spread.bidBps=1', '--param', 'strategy.defaults.spread.bidBps=2'], /given twice/],
     [['--param', 'strategy.spread.bidBps=1,2', '--random', '0'], /--random must be/],
+    [['--param', 'strategy.spread.bidBps=1,2', '--jobs', '65'], /--jobs must be an integer in \[1, 64\]/],
   ])('%o is refused', async (argv, message) => {
     const r = await runCaptured((io) => runTune(argv, io), {}, dir);
     expect(r.code).toBe(2);
