@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
 import { parseSeedList } from '../lab/simulate/seed-list.js';
-import { defaultConcurrency, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
+import { JOBS_HELP, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
 import { BASELINES, type StrategyName } from '../lab/simulate/strategies.js';
 import type { RunCost } from '../lab/simulate/strategy-runner.js';
 import { formatSummary } from '../lab/simulate/summary-table.js';
@@ -55,12 +55,11 @@ Options:
                          figure beside the daemon's with its ratio: cancel-then-replace (cancel
                          all, wait, place all again) and no-tolerance (priceToleranceBps 0).
       --baseline NAME    With --compare, run only this baseline (repeatable).
-      --jobs N           Runs at once, 1 to ${MAX_JOBS} (default: one a core, as many as memory holds
-                         at 512 MB a run; ${defaultConcurrency()} here). Changes the wall time, never a figure.
+${JOBS_HELP}
       --json             Print the report (without its chart series) as JSON instead of tables.
   -h, --help             Show this help.
 
-Runs go in worker threads, each with a bounded heap. Progress goes to stderr (a
+Runs go in worker threads (see --jobs), each with a bounded heap. Progress goes to stderr (a
 bar on a terminal, a line per tenth otherwise), and so does each run's wall time and peak heap.
 
 Exit codes: 0 done; 1 an invariant was broken (duplicate live orders, overlapping placements) or

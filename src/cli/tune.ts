@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
 import { parseSeedList } from '../lab/simulate/seed-list.js';
-import { defaultConcurrency, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
+import { JOBS_HELP, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
 import { candidates, gridSize } from '../lab/tune/search.js';
 import { formatTune } from '../lab/tune/tune-report.js';
 import { parseTuneParam, TuneParamError, type TuneParam } from '../lab/tune/tune-params.js';
@@ -59,12 +59,11 @@ Options:
       --latency PROFILE  realistic (default) or fast.
       --market FILE      The simulated venue (default: the package's config/sim.json).
       --out DIR          Where report.json and the candidates' config files go (default ${DEFAULTS.out}).
-      --jobs N           Runs at once, 1 to ${MAX_JOBS} (default: one a core, as many as memory holds
-                         at 512 MB a run; ${defaultConcurrency()} here). Changes the wall time, never a figure.
+${JOBS_HELP}
       --json             Print report.json instead of tables.
   -h, --help             Show this help.
 
-Runs go in worker threads. Exit codes: 0 done; 1 a run failed; 2 bad usage or
+Runs go in worker threads (see --jobs). Exit codes: 0 done; 1 a run failed; 2 bad usage or
 invalid configuration.
 `;
 

@@ -1,25 +1,29 @@
-import { availableParallelism, totalmem } from 'node:os';
-
 /**
  * How many simulation runs go at once (`--jobs` of `simulate` and `tune`). Each run is one busy
- * event loop in a worker thread with a bounded heap, so a core and {@link RUN_MEMORY_BYTES}
- * each. Runs are independent and deterministic: how many run at once changes the wall time,
- * never a figure. Without the simulation modules, so a command line can say its default.
+ * event loop in a worker thread with a bounded heap, so a core and up to {@link RUN_MEMORY_MB}
+ * each: two by default, which fill a 2-core machine and bound the memory of a many-seed
+ * comparison wherever it runs; more on a larger machine, if asked. Runs are independent and
+ * deterministic: how many run at once changes the wall time, never a figure. Without the
+ * simulation modules, so a command line can state it.
  */
 
-/**
- * Memory set aside for one run: its worker's heap bound (`WORKER_LIMITS`, 320 MB) and what lives
- * outside the heap (code, buffers, the journal's SQLite), with room for the main thread.
- */
-export const RUN_MEMORY_BYTES = 512 * 1_048_576;
+/** Runs at once unless told. */
+export const DEFAULT_JOBS = 2;
 
 /** The most runs at once `--jobs` accepts. */
 export const MAX_JOBS = 64;
 
-/** Runs at once by default: one a core, as many as memory holds at {@link RUN_MEMORY_BYTES}, at least one. */
-export function defaultConcurrency(cores = availableParallelism(), memoryBytes = totalmem()): number {
-  return Math.max(1, Math.min(cores, Math.floor(memoryBytes / RUN_MEMORY_BYTES)));
-}
+/**
+ * Memory one run may take: its worker's heap bound (`WORKER_LIMITS`, 320 MB) and what lives
+ * outside the heap (code, buffers, the journal's SQLite).
+ */
+export const RUN_MEMORY_MB = 512;
+
+/** The `--jobs` lines of a command's help. */
+export const JOBS_HELP = [
+  `      --jobs N           Runs at once, 1 to ${MAX_JOBS} (default ${DEFAULT_JOBS}); each takes a core and up to`,
+  `                         ${RUN_MEMORY_MB} MB. Changes the wall time, never a figure.`,
+].join('\n');
 
 /** `--jobs`: null when not given, the count, or undefined when it is not an integer in [1, {@link MAX_JOBS}]. */
 export function parseJobs(text: string | undefined): number | null | undefined {

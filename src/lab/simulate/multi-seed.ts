@@ -10,7 +10,7 @@ import type { RunCost, StrategyResult } from './strategy-runner.js';
 
 /**
  * `ledger-mm simulate --seeds`: the same scenario on several seeds, each seed's daemon (and
- * baselines under `compare`) a run of its own, several at once in worker threads (see
+ * baselines under `compare`) a run of its own, two at a time (`--jobs`) in worker threads (see
  * {@link runJobs}). As a seed's runs all end, its full report (with the daemon's charts) is
  * handed to `onSeed` and its charts are dropped, so memory does not grow with the seeds.
  */
@@ -24,7 +24,7 @@ export interface SimulateSeedsOptions {
   readonly baselines?: readonly StrategyName[];
   readonly progress?: { readonly write: (text: string) => void; readonly tty: boolean };
   readonly workers?: boolean;
-  /** Runs at once (default: see `defaultConcurrency`). */
+  /** Runs at once (default `DEFAULT_JOBS`, 2). */
   readonly concurrency?: number;
   readonly wallNow?: () => number;
   /** Each seed's own report, once its runs have ended (in the order they end). */

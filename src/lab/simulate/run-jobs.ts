@@ -1,4 +1,4 @@
-import { defaultConcurrency } from './concurrency.js';
+import { DEFAULT_JOBS } from './concurrency.js';
 import { Progress } from './progress.js';
 import type { ScenarioInput } from './scenario.js';
 import type { StrategyName } from './strategies.js';
@@ -7,7 +7,7 @@ import { runPool } from './worker-pool.js';
 
 /**
  * The runs of a simulation (one seed's strategies, or every seed's), each in a worker thread of
- * its own with a bounded heap when the modules are compiled, at most {@link defaultConcurrency} at
+ * its own with a bounded heap when the modules are compiled, at most {@link DEFAULT_JOBS} at
  * once unless told (see `concurrency.ts`). Under a TypeScript test runner (no worker) they run one
  * after another in this thread.
  */
@@ -28,7 +28,7 @@ export interface RunJobsOptions {
   readonly progress?: { readonly write: (text: string) => void; readonly tty: boolean };
   /** Run in worker threads when possible (default true). */
   readonly workers?: boolean;
-  /** Runs at once (default {@link defaultConcurrency}). */
+  /** Runs at once (default {@link DEFAULT_JOBS}). */
   readonly concurrency?: number;
   /** Wall clock for the progress line (default `performance.now`). */
   readonly wallNow?: () => number;
@@ -47,7 +47,7 @@ export async function runJobs(jobs: readonly RunJob[], o: RunJobsOptions): Promi
       : new Progress({ ...o.progress, totalMs: first.input.hours * 3_600_000, wallNow });
   for (const j of jobs) progress?.add(j.label);
   const inWorkers = o.workers !== false && canUseWorkers();
-  const concurrency = inWorkers ? (o.concurrency ?? defaultConcurrency()) : 1;
+  const concurrency = inWorkers ? (o.concurrency ?? DEFAULT_JOBS) : 1;
   try {
     return await runPool(jobs, concurrency, async (job, signal) => {
       const options = {

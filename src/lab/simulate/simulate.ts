@@ -24,7 +24,7 @@ export interface SimulateOptions {
   readonly progress?: { readonly write: (text: string) => void; readonly tty: boolean };
   /** Run strategies in worker threads when possible (default true). */
   readonly workers?: boolean;
-  /** Runs at once (default: see `defaultConcurrency`). */
+  /** Runs at once (default `DEFAULT_JOBS`, 2). */
   readonly concurrency?: number;
   /** Wall clock for the progress line (default `performance.now`). */
   readonly wallNow?: () => number;

@@ -78,7 +78,7 @@ export interface TuneOptions {
   readonly dir: string;
   readonly progress?: { readonly write: (text: string) => void; readonly tty: boolean };
   readonly workers?: boolean;
-  /** Runs at once (default: see `defaultConcurrency`). */
+  /** Runs at once (default `DEFAULT_JOBS`, 2). */
   readonly concurrency?: number;
   readonly onRunCost?: (label: string, cost: RunCost) => void;
 }
