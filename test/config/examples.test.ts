@@ -1,0 +1,55 @@
+/**
+ * `config/examples/`: every example runs as the README says, so none rots while the schemas move.
+ * The scenario loader is the one `simulate` uses (the daemon's config over config/paper.json, the
+ * market as a whole sim config).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../src/lab/simulate/scenario.js';
+import { ROOT } from '../deploy/support.js';
+
+const EXAMPLES = path.join(ROOT, 'config/examples');
+
+/** The README's command line of each example: its daemon config files and its market. */
+const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
+  'four-pairs.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
+  'four-pairs-sim.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
+  'faulty-venue-sim.json': { configFiles: [], market: 'faulty-venue-sim.json' },
+};
+
+const scenario = (run: { configFiles: string[]; market: string | null }) =>
+  loadScenario({
+    hours: 1,
+    seed: 1,
+    latency: 'realistic',
+    configFiles: run.configFiles.map((f) => path.join(EXAMPLES, f)),
+    market: run.market === null ? null : path.join(EXAMPLES, run.market),
+    cwd: ROOT,
+    env: {},
+  });
+
+describe('config/examples', () => {
+  it('every example has its run here', () => {
+    expect(fs.readdirSync(EXAMPLES).sort()).toEqual(Object.keys(RUNS).sort());
+  });
+
+  it.each(Object.entries(RUNS))('%s loads as simulate loads it', (_name, run) => {
+    expect(scenario(run).config.pairs.length).toBeGreaterThan(0);
+  });
+
+  it('the four-pair example quotes four pairs on a market that has them', () => {
+    const s = scenario(RUNS['four-pairs.json']!);
+    expect(s.config.pairs).toEqual(['BTC/USDC', 'ETH/USDC', 'SOL/USDC', 'AVAX/USDC']);
+    expect(Object.keys(s.sim.market.pairs).sort()).toEqual([...s.config.pairs].sort());
+  });
+
+  it("the faulty venue is config/sim.json's, with faults on the endpoints the daemon depends on", () => {
+    const faulty = scenario(RUNS['faulty-venue-sim.json']!).sim;
+    const plain = scenario({ configFiles: [], market: null }).sim;
+    expect({ ...faulty, faults: [] }).toEqual({ ...plain, faults: [] });
+    expect(new Set(faulty.faults.map((f) => f.endpoint))).toEqual(
+      new Set(['submit', 'prepare', 'cancelPrepare', 'orderbook', 'orders', 'order', 'trades']),
+    );
+  });
+});
