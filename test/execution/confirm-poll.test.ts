@@ -68,26 +68,32 @@ it('without it (an engine built alone) the reads back off, and the commit is see
 
 const POLL = 2_000;
 
+/** A started engine at the realistic profile, reading a submitted placement every {@link POLL} ms. */
+async function realisticEngine(windows: {
+  placementConfirmWindowMs?: number;
+  cancelConfirmWindowMs?: number;
+}): Promise<{ env: SimEnv; d: ReturnType<typeof startDaemon> }> {
+  const e = simEnv({ latency: 'realistic' });
+  env = e;
+  const d = startDaemon(e, e.storePath(), { execution: { confirmPollMs: POLL, ...windows } });
+  await settle(e, d.engine.start());
+  return { env: e, d };
+}
+
 it.each([
   { key: 20_000, window: 20_000 },
   { key: undefined, window: 60_000 },
 ])(
   'placementConfirmWindowMs $key: a placement never committed is read for $window ms after its submission, then left to the resolver',
   async ({ key, window }) => {
-    env = simEnv({ latency: 'realistic' });
-    const execution = {
-      confirmPollMs: POLL,
-      ...(key === undefined ? {} : { placementConfirmWindowMs: key }),
-    };
-    const d = startDaemon(env, env.storePath(), { execution });
-    await settle(env, d.engine.start());
+    const { env, d } = await realisticEngine(key === undefined ? {} : { placementConfirmWindowMs: key });
     env.venue.addFault({ kind: 'no-commit', at: 1 });
     const outcome = await settle(env, d.engine.place(buy));
     expect(outcome).toMatchObject({ kind: 'unresolved', state: 'SUBMITTED' });
     const calls = env.venue.truth.calls();
     const submit = calls.find((c) => c.endpoint === 'submit')!;
     const reads = calls.filter(
-      (c) => c.endpoint === 'order' && c.startedAt >= submit.endedAt! && c.startedAt <= env!.clock.now(),
+      (c) => c.endpoint === 'order' && c.startedAt >= submit.endedAt! && c.startedAt <= env.clock.now(),
     );
     const lastRead = reads[reads.length - 1]!.startedAt - submit.endedAt!;
     expect(lastRead).toBeGreaterThanOrEqual(window - POLL);
@@ -102,16 +108,13 @@ it.each([
 ])(
   'cancelConfirmWindowMs $key: a cancel that never takes effect is retried $window ms after its submission',
   async ({ key, window }) => {
-    env = simEnv({ latency: 'realistic' });
-    const execution = { confirmPollMs: POLL, ...(key === undefined ? {} : { cancelConfirmWindowMs: key }) };
-    const d = startDaemon(env, env.storePath(), { execution });
-    await settle(env, d.engine.start());
+    const { env, d } = await realisticEngine(key === undefined ? {} : { cancelConfirmWindowMs: key });
     const placed = await settle(env, d.engine.place(buy));
     expect(placed.kind).toBe('placed');
     env.venue.addFault({ kind: 'no-commit', probability: 1 });
     const cancelling = d.engine.cancel(placed.key!, { reason: 'test' });
     const cancelPrepares = (): number =>
-      env!.venue.truth.calls().filter((c) => c.endpoint === 'cancelPrepare').length;
+      env.venue.truth.calls().filter((c) => c.endpoint === 'cancelPrepare').length;
     await settle(
       env,
       (async () => {
