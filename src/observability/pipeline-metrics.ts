@@ -100,7 +100,7 @@ export function createPipelineMetrics(f: MetricFactory): PipelineMetrics {
     ),
     preparesAbandoned: f.counter(
       'ledger_mm_prepares_abandoned_total',
-      "Prepared orders never submitted (they expire with no funds committed), by reason, and for not_wanted by the freshness check's cause (toxic, band, size, no_quote, risk, cannot_place; none when not given).",
+      "Prepared orders never submitted (they expire with no funds committed), by reason, and for not_wanted by the freshness check's cause (toxic, band, prepare_drift, size, age, no_quote, risk, cannot_place; none when not given).",
       ['reason', 'cause'],
     ),
     echoRefused: f.counter(
