@@ -31,7 +31,7 @@ export function unknownEnvironment(env: NodeJS.ProcessEnv): ConfigIssue[] {
       reason:
         near !== undefined && near.d <= 3
           ? `unknown environment variable (did you mean ${near.known}?)`
-          : 'unknown environment variable: no configuration key reads it (see README "Configuration")',
+          : 'unknown environment variable: no configuration key reads it (see docs/reference/config.md)',
     });
   }
   return issues;

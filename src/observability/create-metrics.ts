@@ -91,7 +91,7 @@ const EXECUTION_ALARM_REASONS = Object.keys({
   'api-key-refused': true,
 } satisfies Record<ExecutionAlarmReason, true>) as ExecutionAlarmReason[];
 
-/** Creates the registry and every metric. See the README's metric list. */
+/** Creates the registry and every metric. Every metric is listed in docs/reference/metrics.md (generated: `npm run docs`). */
 export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const registry = new Registry();
   const now = opts.now ?? Date.now;

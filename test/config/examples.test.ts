@@ -1,5 +1,5 @@
 /**
- * `config/examples/`: every example runs as the README says, so none rots while the schemas move.
+ * `config/examples/`: every example runs as its docs/results page says, so none rots while the schemas move.
  * The scenario loader is the one `simulate` uses (the daemon's config over config/paper.json, the
  * market as a whole sim config).
  */
@@ -11,7 +11,7 @@ import { ROOT } from '../deploy/support.js';
 
 const EXAMPLES = path.join(ROOT, 'config/examples');
 
-/** The README's command line of each example: its daemon config files and its market. */
+/** The documented command line of each example: its daemon config files and its market. */
 const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
   'four-pairs.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
   'four-pairs-sim.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },

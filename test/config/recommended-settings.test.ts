@@ -1,6 +1,6 @@
 /**
  * The recommended settings: the quoting parameters measured in the lab (`config/paper.json`,
- * which `npm start` and `simulate` run, and README's Figures come from) are the ones a real
+ * which `npm start` and `simulate` run, and docs/results/ figures come from) are the ones a real
  * venue's starting points carry, `config/live.example.json` and the Kubernetes ConfigMap. What is
  * left out of the comparison is the firm's own: order sizes, the holdings the skew aims at, and
  * the venue's tick and quantity step. (The engine's own defaults, `config/default.json`, quote

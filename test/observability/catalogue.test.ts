@@ -6,7 +6,7 @@ import { createMetrics, type Metrics } from '../../src/observability/create-metr
 import { registerStateCollector } from '../../src/observability/state-collector.js';
 import { parseExposition, type Family } from './exposition.js';
 
-/** Every metric of the module: name → [type, label names]. The README's metric list. */
+/** Every metric of the module: name → [type, label names]. docs/reference/metrics.md is generated from the same registry. */
 const CATALOGUE: Record<string, [string, string[]]> = {
   // quoting
   ledger_mm_live_quotes: ['gauge', ['pair', 'side', 'level']],

@@ -85,7 +85,9 @@ export function parseTuneParam(arg: string): TuneParam {
   const resolved = keys.map((key) => {
     const r = resolveKey(key);
     if (r === null && key.split('.')[0] === 'strategy')
-      throw new TuneParamError(`${key} is not a strategy parameter (see the strategy section of the README)`);
+      throw new TuneParamError(
+        `${key} is not a strategy parameter (see docs/reference/config.md, strategy.defaults)`,
+      );
     return r;
   });
   const values = texts.map((t) => {
