@@ -1,0 +1,23 @@
+/**
+ * `docs/reference/cli.md`: the top-level help and every command's `--help`, read from the command
+ * table (`src/cli/commands.ts`), so the page says exactly what the binary prints.
+ */
+import { COMMANDS } from '../commands.js';
+import { topUsage } from '../run-cli.js';
+import { banner } from './markdown.js';
+
+function block(text: string): string {
+  return ['```text', text.replace(/\n+$/, ''), '```'].join('\n');
+}
+
+/** The whole page. */
+export function cliReference(): string {
+  return [
+    banner('Command reference', "the command table (`src/cli/commands.ts`) and each command's usage"),
+    '`ledger-mm --help`:',
+    '',
+    block(topUsage()),
+    '',
+    ...COMMANDS.flatMap((c) => [`## ${c.name}`, '', c.summary + '.', '', block(c.usage), '']),
+  ].join('\n');
+}
