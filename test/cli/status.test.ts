@@ -106,6 +106,7 @@ describe('ledger-mm status', () => {
     ]);
     const truthBalances = h.venue.truth.balances(h.partyId).at(-1)!.balances;
     expect(s.balances).not.toBeNull();
+    expect(s.balances!.map((b) => b.instrument).sort()).toEqual(Object.keys(truthBalances).sort());
     for (const b of s.balances!) {
       expect(truthBalances[b.instrument]).toEqual({ available: b.available, locked: b.locked });
     }

@@ -159,7 +159,7 @@ describe('Poller', () => {
     expect(poller.runs).toBe(1);
     expect(poller.nextRunAt).toBeNull();
     await poller.close(); // idempotent
-    expect(() => poller.start()).toThrow();
+    expect(() => poller.start()).toThrow('is closed');
   });
 
   it('honours initialDelayMs and exposes nextRunAt', async () => {

@@ -272,6 +272,7 @@ describe('preparing before the balances are known', () => {
     await first.until(() => plans.length > 0, 15_000, 100);
     const recoveryRead = calls(first, 'orders').find((c) => c.startedAt >= restartAt)!;
     const preparedAfter = prepares(first).filter((c) => c.startedAt >= restartAt);
+    expect(preparedAfter.length).toBeGreaterThan(0);
     expect(preparedAfter.every((c) => c.startedAt >= recoveryRead.endedAt!)).toBe(true);
     const [plan] = plans;
     expect(plan!.own).toEqual(expect.arrayContaining(recovered));

@@ -50,6 +50,8 @@ describe('hot reload', () => {
     installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), () => undefined);
     await e.startQuoting();
     const before = e.ours().filter((o) => o.committed);
+    // Two pairs, one level a side, two-sided: at least four orders committed.
+    expect(before.length).toBeGreaterThanOrEqual(4);
     for (const o of before) expect(distanceBps(e, o)).toBeLessThan(20);
 
     e.writeConfig(withSpread(path.join(e.dir, 'store.sqlite'), 60));
@@ -59,7 +61,9 @@ describe('hot reload', () => {
     expect(e.daemon.params.strategy.pairs['BTC/USDC']!.spread.bidBps).toBe(60);
     // The very next cycle wants quotes 60 bps out.
     await e.run(e.config.market.book.intervalMs + 100, 100);
-    for (const q of e.daemon.lastCycle!.strategy.quotes) {
+    const quotes = e.daemon.lastCycle!.strategy.quotes;
+    expect(quotes).toHaveLength(4);
+    for (const q of quotes) {
       const off = q.price.minus(q.reference).abs().div(q.reference).times(10_000).toNumber();
       expect(off).toBeGreaterThan(55);
     }

@@ -59,7 +59,9 @@ describe('signals', () => {
     expect(stopped).toEqual([]);
     // Whatever rests is in the journal: every order on the venue is known to the registry.
     const registry = e.registry();
-    for (const o of e.resting()) expect(registry.byClientOrderId(o.clientOrderId!)).toBeDefined();
+    const resting = e.resting();
+    expect(resting.length).toBeGreaterThan(0);
+    expect(resting.filter((o) => registry.byClientOrderId(o.clientOrderId!) === undefined)).toEqual([]);
   });
 
   it('SIGHUP reloads; ignored once stopping', async () => {

@@ -140,6 +140,6 @@ describe('docker compose', () => {
     expect(composeSeconds('165s')).toBe(165);
     expect(composeSeconds('2m45s')).toBe(165);
     expect(composeSeconds('1h')).toBe(3600);
-    expect(() => composeSeconds('soon')).toThrow();
+    expect(() => composeSeconds('soon')).toThrow('not a compose duration: soon');
   });
 });

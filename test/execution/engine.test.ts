@@ -178,8 +178,8 @@ describe('OrderEngine', () => {
     // The journal's own keys stay the journal's.
     expect(() => meta.set('client_order_counter', '0')).toThrow(/owned by the journal/);
     await settle(env, d.engine.close());
-    expect(() => meta.get('risk.daily_loss')).toThrow();
-    expect(() => meta.set('risk.daily_loss', 'x')).toThrow();
+    expect(() => meta.get('risk.daily_loss')).toThrow(/is closed/);
+    expect(() => meta.set('risk.daily_loss', 'x')).toThrow(/is closed/);
 
     const again = startDaemon(env, path);
     await settle(env, again.engine.start());

@@ -106,7 +106,9 @@ describe('504 on submit', () => {
     const settled = h.journal.transitions(a.key!).find((t) => t.toState === 'REJECTED')!;
     expect(settled.eventType).toBe('NeverCommitted');
     expect(settled.at - order.preparedAt!).toBeGreaterThanOrEqual(PREPARED_TX_LIFETIME_MS);
-    expect(partyOrders(h.venue, h.partyId).every((o) => !o.committed)).toBe(true);
+    const onVenue = partyOrders(h.venue, h.partyId);
+    expect(onVenue.length).toBeGreaterThan(0);
+    expect(onVenue.filter((o) => o.committed)).toEqual([]);
   });
 });
 

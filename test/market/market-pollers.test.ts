@@ -252,7 +252,7 @@ describe('market poll limits', () => {
     ['trades.intervalMs', marketSchema.trades.intervalMs.format, 999, 1_000],
     ['balances.intervalMs', marketSchema.balances.intervalMs.format, 59_999, 60_000],
   ])('config validation refuses %s below its floor', (_key, format, bad, good) => {
-    expect(() => checkFormat(format, bad)).toThrow();
+    expect(() => checkFormat(format, bad)).toThrow(`must be an integer from ${good} to`);
     expect(() => checkFormat(format, good)).not.toThrow();
   });
 

@@ -38,7 +38,6 @@ describe('bindExecutionEvents', () => {
     hub.emit({ type: 'stage', stage: 'cancel-sign', key: 'k', ms: 2, ok: true, at: T0 });
     const f = await t.scrape();
     const stage = 'ledger_mm_stage_duration_seconds';
-    expect(t.metrics).toBeDefined();
     const v = (name: string, labels: Record<string, string>) =>
       samplesOf(f, name).find((s) => Object.entries(labels).every(([k, x]) => s.labels[k] === x))?.value;
     expect(v(`${stage}_count`, { stage: 'prepare', outcome: 'ok' })).toBe(1);

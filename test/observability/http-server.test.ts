@@ -179,6 +179,6 @@ describe('ObservabilityServer', () => {
     await clash.close();
     await server!.close();
     await server!.close();
-    await expect(request(port, '/healthz')).rejects.toThrow();
+    await expect(request(port, '/healthz')).rejects.toThrow(/ECONNREFUSED/);
   });
 });

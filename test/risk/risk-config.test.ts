@@ -91,20 +91,20 @@ describe('risk and market config', () => {
     [1000, false],
   ])('positive decimal %j → %s', (value, ok) => {
     if (ok) expect(() => checkFormat(POSITIVE_DECIMAL, value)).not.toThrow();
-    else expect(() => checkFormat(POSITIVE_DECIMAL, value)).toThrow();
+    else expect(() => checkFormat(POSITIVE_DECIMAL, value)).toThrow('must be a positive decimal string');
   });
 
   it.each([
-    [[], true],
-    [[{ pair: 'BTC/USDC' }], true],
-    [[{ pair: 'BTC/USDC', maxInventory: '1', maxOrderNotional: '2' }], true],
-    [{}, false],
-    [[{ pair: 'BTC' }], false],
-    [[{ pair: 'BTC/USDC' }, { pair: 'BTC/USDC' }], false],
-    [[{ pair: 'BTC/USDC', maxInventry: '1' }], false],
-    [['BTC/USDC'], false],
-  ])('pair limits %j → %s', (value, ok) => {
-    if (ok) expect(() => checkFormat(PAIR_LIMITS, value)).not.toThrow();
-    else expect(() => checkFormat(PAIR_LIMITS, value)).toThrow();
+    [[], null],
+    [[{ pair: 'BTC/USDC' }], null],
+    [[{ pair: 'BTC/USDC', maxInventory: '1', maxOrderNotional: '2' }], null],
+    [{}, 'must be a list of {"pair": "BTC/USDC"'],
+    [[{ pair: 'BTC' }], 'a pair name is missing'],
+    [[{ pair: 'BTC/USDC' }, { pair: 'BTC/USDC' }], 'lists "BTC/USDC" twice'],
+    [[{ pair: 'BTC/USDC', maxInventry: '1' }], 'BTC/USDC: unknown key "maxInventry"'],
+    [['BTC/USDC'], 'must be a list of {"pair": "BTC/USDC"'],
+  ])('pair limits %j → %s', (value, refused) => {
+    if (refused === null) expect(() => checkFormat(PAIR_LIMITS, value)).not.toThrow();
+    else expect(() => checkFormat(PAIR_LIMITS, value)).toThrow(refused);
   });
 });

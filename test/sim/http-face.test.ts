@@ -25,7 +25,7 @@ describe('HTTP face', () => {
         headers: { authorization: `Bearer ${h.apiKey}` },
         signal: AbortSignal.timeout(100),
       }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
     for (let i = 0; i < 50 && h.venue.truth.calls()[0]!.endedAt === null; i++)
       await new Promise((r) => setTimeout(r, 10));
     expect(h.venue.truth.calls()[0]).toMatchObject({ clientAborted: true, status: 504 });

@@ -30,8 +30,12 @@ describe('latency profiles', () => {
       expect(c).toBeLessThanOrEqual(200);
     }
     expect(m.sample('read')).toBe(5);
-    expect(() => LatencyConfigSchema.parse({ overrides: { read: [5, 1] } })).toThrow();
-    expect(() => LatencyConfigSchema.parse({ overrides: { nope: 1 } })).toThrow();
+    const issues = (input: unknown): string[][] => {
+      const r = LatencyConfigSchema.safeParse(input);
+      return r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.code]);
+    };
+    expect(issues({ overrides: { read: [5, 1] } })).toEqual([['overrides.read', 'custom']]);
+    expect(issues({ overrides: { nope: 1 } })).toEqual([['overrides', 'unrecognized_keys']]);
   });
 });
 

@@ -48,9 +48,11 @@ it('trades with fills for 40 simulated minutes while terminal orders are evicted
   }
   expect(peak).toBeLessThan(ours.length);
   // Nothing that may still be on the book was forgotten.
-  for (const o of ours.filter((x) => x.status === 'OPEN' || x.status === 'PARTIALLY_FILLED')) {
-    expect(engine.orders.byOrderId(o.orderId), `resting order ${o.orderId} untracked`).toBeDefined();
-  }
+  const resting = ours.filter((x) => x.status === 'OPEN' || x.status === 'PARTIALLY_FILLED');
+  expect(resting.length).toBeGreaterThan(0);
+  expect(
+    resting.filter((o) => engine.orders.byOrderId(o.orderId) === undefined).map((o) => o.orderId),
+  ).toEqual([]);
   // Fills of evicted orders stay in the inventory: it matches the venue's trades of the party.
   const trades = e.venue.truth.trades();
   let fills = 0;

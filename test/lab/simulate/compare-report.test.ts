@@ -37,6 +37,7 @@ describe('simulate --compare: a quarter of an hour at fast latencies', () => {
       '× daemon',
     ]);
     const rows = lines.slice(header + 1, header + 1 + FIGURES.length);
+    expect(rows).toHaveLength(FIGURES.length);
     rows.forEach((r, i) => expect(r.startsWith(`${FIGURES[i]!.label}  `)).toBe(true));
     // Every row has a value per run and a ratio (or "-") per baseline.
     for (const r of rows) expect(r.split(/\s{2,}/).length).toBe(6);

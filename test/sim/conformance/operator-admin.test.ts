@@ -97,7 +97,9 @@ describe('operator actions over /admin (loopback)', () => {
     const prepares = calls.calls.filter((c) => c.endpoint === 'prepare');
     expect(prepares.length).toBeGreaterThan(3);
     expect(prepares.every((c) => c.endedAt >= c.startedAt)).toBe(true);
-    expect(calls.calls.filter((c) => c.endpoint === 'submit').every((c) => c.verdict === 'valid')).toBe(true);
+    const submitCalls = calls.calls.filter((c) => c.endpoint === 'submit');
+    expect(submitCalls.length).toBeGreaterThan(0);
+    expect(submitCalls.filter((c) => c.verdict !== 'valid')).toEqual([]);
     const commits = json<{ commits: { ok: boolean }[] }>(await h.admin('GET', '/truth/commits'));
     expect(commits.commits.some((c) => !c.ok)).toBe(true);
     const balances = json<{ balances: { reason: string }[] }>(

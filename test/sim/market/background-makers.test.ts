@@ -31,10 +31,19 @@ describe('buildBackgroundBook', () => {
   });
 
   it('bids descend below the reference, asks ascend above it, never closer than intended', () => {
-    for (const ref of [60_000.123, 3_001.987, 17.3333, 0.98765]) {
+    // Levels closer than one price tick apart fall on the same price and merge: at 0.98765 with two
+    // decimals the five levels of each side are one.
+    const cases = [
+      [60_000.123, 5],
+      [3_001.987, 5],
+      [17.3333, 5],
+      [0.98765, 1],
+    ] as const;
+    for (const [ref, levels] of cases) {
       const book = buildBackgroundBook(ref, config, grid, new Rng(3));
       const bids = book.bids.map(([p]) => num(p));
       const asks = book.asks.map(([p]) => num(p));
+      expect([bids.length, asks.length], `${ref}`).toEqual([levels, levels]);
       expect(bids.every((p, i) => i === 0 || p < bids[i - 1]!)).toBe(true);
       expect(asks.every((p, i) => i === 0 || p > asks[i - 1]!)).toBe(true);
       expect(bids[0]!).toBeLessThan(ref);

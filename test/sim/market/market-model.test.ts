@@ -127,7 +127,8 @@ describe('lifecycle', () => {
 
   it('skips configured pairs the port does not list', () => {
     const { port, model } = runLog(1, busyConfig(), 10_000, ['ETH/USDC', 'SOL/USDC']);
-    expect(port.log.every((l) => l.includes('ETH/USDC'))).toBe(true);
+    expect(port.log.length).toBeGreaterThan(0);
+    expect(port.log.filter((l) => !l.includes('ETH/USDC'))).toEqual([]);
     const snap = model.snapshot();
     expect(snap.skippedPairs).toEqual(['BTC/USDC']);
     expect(Object.keys(snap.pairs)).toEqual(['ETH/USDC']);
