@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { installSignalHandlers } from '../../src/daemon/signals.js';
+import { SignalRelay, installSignalHandlers } from '../../src/daemon/signals.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { FakeProcess, daemonEnv, disposeDaemonEnvs } from './support/daemon-env.js';
 
@@ -70,5 +70,24 @@ describe('signals', () => {
     installSignalHandlers(proc, e.daemon, createLogger({ level: 'silent' }), () => undefined);
     proc.emit('SIGHUP');
     expect(e.events.some((x) => x.type === 'config-reload' && x.ok)).toBe(true);
+  });
+});
+
+describe('the signal relay', () => {
+  it('passes signals on, raises its own, exits at once on 128+, defers a normal exit to release()', () => {
+    const real = new FakeProcess();
+    const relay = new SignalRelay(real);
+    const seen: string[] = [];
+    relay.on('SIGTERM', () => seen.push('TERM'));
+    real.emit('SIGTERM');
+    relay.raise('SIGTERM');
+    expect(seen).toEqual(['TERM', 'TERM']);
+    relay.exit(143);
+    expect(real.exits).toEqual([143]);
+    relay.exit(0);
+    expect(real.exits).toEqual([143]);
+    relay.release();
+    expect(real.exits).toEqual([143, 0]);
+    expect(real.listenerCount('SIGTERM')).toBe(0);
   });
 });
