@@ -5,7 +5,7 @@ import { dec } from '../../src/core/decimal.js';
 import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/fsm/index.js';
 import { journalWriteAhead, openJournal } from '../../src/orders/journal/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
-import type { SimHarness } from '../helpers/sim-harness.js';
+import type { SimHarness } from '../support/sim-harness.js';
 import { useOperatorEnv, type OperatorEnv } from './support/operator-env.js';
 
 let t: OperatorEnv;

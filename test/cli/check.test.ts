@@ -8,8 +8,8 @@ import { EXIT } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config/load.js';
 import { CHECK_NAMES } from '../../src/daemon/preflight.js';
-import { StubServer, fail, ok } from '../helpers/stub-server.js';
-import { runCaptured, type CapturedRun } from '../helpers/captured-io.js';
+import { StubServer, fail, ok } from '../support/stub-server.js';
+import { runCaptured, type CapturedRun } from '../support/captured-io.js';
 
 const SECRET = 'S3cr3tPartNeverPrinted';
 const API_KEY = `mm_ak_check01.${SECRET}`;

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/command.js';
 import { keygenCommand } from '../../src/cli/keygen.js';
 import { readKeyFile } from '../../src/signing/key-file.js';
-import { nodeKeysFromSeed, nodeRawPublicKey } from '../signing/helpers.js';
-import { runCaptured, type CapturedRun } from '../helpers/captured-io.js';
-import { tempDirPerTest } from '../helpers/temp-dir.js';
+import { nodeKeysFromSeed, nodeRawPublicKey } from '../signing/support/node-keys.js';
+import { runCaptured, type CapturedRun } from '../support/captured-io.js';
+import { tempDirPerTest } from '../support/temp-dir.js';
 
 const posix = process.platform !== 'win32';
 

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../src/orders/fsm/index.js';
-import type { SimHarness } from '../helpers/sim-harness.js';
+import type { SimHarness } from '../support/sim-harness.js';
 import { journalUnknownOrder, useOperatorEnv, type OperatorEnv } from './support/operator-env.js';
 
 let t: OperatorEnv;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/command.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { runCli, topUsage } from '../../src/cli/run-cli.js';
-import { runCaptured, type CapturedRun } from '../helpers/captured-io.js';
+import { runCaptured, type CapturedRun } from '../support/captured-io.js';
 
 /**
  * Runs the dispatcher with captured output. The environment holds an invalid value, so any

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { daemonStatusUrl, renderTree } from '../../src/cli/support/daemon-status.js';
 import { openJournal } from '../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../src/orders/fsm/index.js';
-import type { SimHarness } from '../helpers/sim-harness.js';
+import type { SimHarness } from '../support/sim-harness.js';
 import { journalUnknownOrder, useOperatorEnv, type OperatorEnv } from './support/operator-env.js';
 
 let t: OperatorEnv;

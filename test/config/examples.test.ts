@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/lab/simulate/scenario.js';
-import { ROOT } from '../deploy/support.js';
+import { ROOT } from '../deploy/support/deploy-files.js';
 
 const EXAMPLES = path.join(ROOT, 'config/examples');
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultsOf, getPath } from '../../src/config/define.js';
 import { DEFAULT_CONFIG_FILE, configLayers, loadConfig } from '../../src/config/load.js';
 import { CONFIG_FILES_ENV, configSchema, envBindings } from '../../src/config/schema.js';
-import { API_KEY, opts, useTmpDir, writeFile } from './helpers.js';
+import { API_KEY, opts, useTmpDir, writeFile } from './support/config-setup.js';
 
 const tmp = useTmpDir();
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import type { StrategyConfig } from '../../src/config/schema.js';
-import { KUBERNETES_DIR, ROOT, yamlDocuments } from '../deploy/support.js';
+import { KUBERNETES_DIR, ROOT, yamlDocuments } from '../deploy/support/deploy-files.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-recommended-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

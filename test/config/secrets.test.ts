@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ConfigError, type ConfigIssue, formatConfigError } from '../../src/config/errors.js';
 import { loadConfig, loadConfigOrExit, maskConfig, resolveApiKey } from '../../src/config/load.js';
-import { API_KEY, HANDLE, SECRET, opts, useTmpDir, writeFile } from './helpers.js';
+import { API_KEY, HANDLE, SECRET, opts, useTmpDir, writeFile } from './support/config-setup.js';
 
 const tmp = useTmpDir();
 

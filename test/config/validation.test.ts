@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/command.js';
 import { ConfigError, type ConfigIssue, formatConfigError } from '../../src/config/errors.js';
 import { loadConfig, loadConfigOrExit } from '../../src/config/load.js';
-import { issuesOf, opts, useTmpDir, writeFile } from './helpers.js';
+import { issuesOf, opts, useTmpDir, writeFile } from './support/config-setup.js';
 
 const tmp = useTmpDir();
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
-import { ROOT, composeSeconds, shutdownGraceMs, yamlDocuments } from './support.js';
+import { ROOT, composeSeconds, shutdownGraceMs, yamlDocuments } from './support/deploy-files.js';
 
 const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
 /** Instructions with their continuation lines joined, comments dropped. */

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { KUBERNETES_DIR, shutdownGraceMs, yamlDocuments } from './support.js';
+import { KUBERNETES_DIR, shutdownGraceMs, yamlDocuments } from './support/deploy-files.js';
 
 interface K8sObject {
   apiVersion: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/orders/journal/index.js';
-import { settle, simEnvPerTest, until, type DaemonOptions, type DaemonProcess } from './fixtures/daemon.js';
-import type { SimEnv } from './fixtures/sim-env.js';
+import { settle, simEnvPerTest, until, type DaemonOptions, type DaemonProcess } from './support/daemon.js';
+import type { SimEnv } from './support/sim-env.js';
 import { buy } from './support/exec-harness.js';
 import { callsOf } from './support/ground-truth.js';
 

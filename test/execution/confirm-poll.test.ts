@@ -1,8 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
-import { settle, startDaemon } from './fixtures/daemon.js';
-import { simEnv, type SimEnv } from './fixtures/sim-env.js';
+import { settle, startDaemon } from './support/daemon.js';
+import { simEnv, type SimEnv } from './support/sim-env.js';
 
 /**
  * `execution.confirmPollMs`: after the submission answers, the pipeline reads the order at that

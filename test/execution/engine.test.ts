@@ -4,7 +4,7 @@ import type { PlacementIntent } from '../../src/execution/placement-intent.js';
 import { OrderEngine } from '../../src/execution/order-engine.js';
 import { StoreLockedError, openJournal } from '../../src/orders/journal/index.js';
 import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/fsm/index.js';
-import { settle, startDaemon, until } from './fixtures/daemon.js';
+import { settle, startDaemon, until } from './support/daemon.js';
 import {
   expectNoDuplicateLive,
   liveOnVenue,
@@ -12,7 +12,7 @@ import {
   takeFrom,
   truthByCoid,
   type SimEnv,
-} from './fixtures/sim-env.js';
+} from './support/sim-env.js';
 
 function buy(slot: string, price = '60000', quantity = '0.01'): PlacementIntent {
   return { slot, pair: 'BTC/USDC', side: 'BUY', price: dec(price), quantity: dec(quantity) };

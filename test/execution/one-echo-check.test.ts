@@ -4,7 +4,7 @@ import { orderDiffs } from '../../src/execution/echo-check.js';
 import { apply } from '../../src/orders/fsm/index.js';
 import { echoFromWire } from '../../src/orders/wire-events.js';
 import type { Order } from '../../src/venue/schemas.js';
-import { CLIENT_ID, ORDER_ID, PAIR, intent, through, wireOrder } from '../orders/fixtures.js';
+import { CLIENT_ID, ORDER_ID, PAIR, intent, through, wireOrder } from '../orders/support/fixtures.js';
 
 /**
  * One prepared-order check: the pipeline's verdict on a prepare response and the state machine's

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PrepareOrderData, type Order } from '../../src/venue/schemas.js';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
 import { callsOf, closeChecked, maxOverlap, partyOrders } from './support/ground-truth.js';
-import { limitOrderBody } from '../helpers/venue-wire.js';
+import { limitOrderBody } from '../support/venue-wire.js';
 
 /**
  * One placement at a time per party, many cancels at once — checked on the simulator's

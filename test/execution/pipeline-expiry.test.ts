@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buy, execHarness, type ExecHarness } from './support/exec-harness.js';
 import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
-import { STATES_TO_OPEN } from '../orders/fixtures.js';
+import { STATES_TO_OPEN } from '../orders/support/fixtures.js';
 
 /**
  * The 5-minute prepared-transaction lifetime: a 410 CACHE_EXPIRED on submit, and a prepare that

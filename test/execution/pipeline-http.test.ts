@@ -9,7 +9,7 @@ import { UnknownResolver } from '../../src/execution/unknown-resolver.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import { signerFromSeed } from '../../src/signing/index.js';
 import { createLiveVenueClient, type VenueClient } from '../../src/venue/index.js';
-import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
+import { startSimHarness, type SimHarness } from '../support/sim-harness.js';
 import { buy } from './support/exec-harness.js';
 import { expectNoDuplicateLive, partyOrders } from './support/ground-truth.js';
 

@@ -3,7 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 import { buy, execHarness, sell, type ExecHarness } from './support/exec-harness.js';
 import { callsOf, closeChecked, partyOrders } from './support/ground-truth.js';
-import { STATES_TO_OPEN } from '../orders/fixtures.js';
+import { STATES_TO_OPEN } from '../orders/support/fixtures.js';
 
 /**
  * The placement pipeline against the simulated venue (realistic latencies, fake time): the happy

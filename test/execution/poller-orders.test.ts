@@ -9,7 +9,7 @@ import {
 } from '../../src/execution/orders-poller.js';
 import type { UnknownOrderPolicy } from '../../src/config/schema.js';
 import { currentContractId } from '../../src/orders/fsm/index.js';
-import { ManualPlacer } from './fixtures/manual-placer.js';
+import { ManualPlacer } from './support/manual-placer.js';
 import {
   expectNoDuplicateLive,
   openStore,
@@ -19,7 +19,7 @@ import {
   truthByCoid,
   type SimEnv,
   type Store,
-} from './fixtures/sim-env.js';
+} from './support/sim-env.js';
 
 interface Rig {
   store: Store;

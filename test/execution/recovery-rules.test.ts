@@ -15,7 +15,7 @@ import {
 import type { OrdersQuery } from '../../src/venue/index.js';
 import { VenueError } from '../../src/venue/index.js';
 import type { Order } from '../../src/venue/schemas.js';
-import { CLIENT_ID, ORDER_ID, orderIn, wireOrder } from '../orders/fixtures.js';
+import { CLIENT_ID, ORDER_ID, orderIn, wireOrder } from '../orders/support/fixtures.js';
 
 /**
  * Recovery's decisions, one restored order at a time, against a scripted venue (the simulated

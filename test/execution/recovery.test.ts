@@ -3,7 +3,7 @@ import { dec } from '../../src/core/decimal.js';
 import type { UnknownOrderPolicy } from '../../src/config/schema.js';
 import type { PlacementIntent } from '../../src/execution/placement-intent.js';
 import type { Order } from '../../src/venue/schemas.js';
-import { disposeAll, settle, startDaemon, until, type DaemonProcess } from './fixtures/daemon.js';
+import { disposeAll, settle, startDaemon, until, type DaemonProcess } from './support/daemon.js';
 import {
   expectNoDuplicateLive,
   liveOnVenue,
@@ -12,7 +12,7 @@ import {
   takeFrom,
   truthByCoid,
   type SimEnv,
-} from './fixtures/sim-env.js';
+} from './support/sim-env.js';
 
 /**
  * Recovery on start against the simulated venue: the `recovery.unknownOrders` policies, orders

@@ -19,8 +19,8 @@ import {
   until,
   type DaemonProcess,
   type KillPoint,
-} from './fixtures/daemon.js';
-import { expectNoDuplicateLive, liveOnVenue, simEnv, truthByCoid, type SimEnv } from './fixtures/sim-env.js';
+} from './support/daemon.js';
+import { expectNoDuplicateLive, liveOnVenue, simEnv, truthByCoid, type SimEnv } from './support/sim-env.js';
 
 /**
  * Kill and restart at every step of a placement and of its cancel. The first process is killed

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { ExternalFeed, extractPrice, parseJsonPath } from '../../src/market/external-feed.js';
 import type { ExternalPrice } from '../../src/market/market-snapshot.js';
-import { StubServer } from '../helpers/stub-server.js';
+import { StubServer } from '../support/stub-server.js';
 
 describe('parseJsonPath and extractPrice', () => {
   it.each([

@@ -7,7 +7,7 @@ import { marketSchema, type MarketConfig } from '../../src/config/sections/marke
 import { MarketPollers, type MarketVenue } from '../../src/market/market-pollers.js';
 import type { VenueClient } from '../../src/venue/client.js';
 import { createLiveVenueClient } from '../../src/venue/live-client.js';
-import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
+import { startSimHarness, type SimHarness } from '../support/sim-harness.js';
 
 /**
  * The pollers against the simulated venue over real HTTP, on the system clock: the wire shapes

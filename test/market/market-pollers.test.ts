@@ -7,7 +7,7 @@ import { marketSchema, type MarketConfig } from '../../src/config/sections/marke
 import { MarketPollers } from '../../src/market/market-pollers.js';
 import { isCredentialFailure } from '../../src/venue/errors.js';
 import { VenueError } from '../../src/venue/errors.js';
-import { FakeVenue, book, trade } from './fake-venue.js';
+import { FakeVenue, book, trade } from './support/fake-venue.js';
 
 const T0 = 1_700_000_000_000;
 const PAIR_NAMES = ['BTC/USDC', 'ETH/USDC'];

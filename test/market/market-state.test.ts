@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/decimal.js';
 import { MarketState } from '../../src/market/market-state.js';
-import { PAIRS, account, book, trade } from './fake-venue.js';
+import { PAIRS, account, book, trade } from './support/fake-venue.js';
 
 const T0 = 1_700_000_000_000;
 

@@ -7,8 +7,8 @@ import {
   type PlacementOutcome,
 } from '../../src/execution/execution-events.js';
 import { bindExecutionEvents, observeEvent } from '../../src/observability/bind-events.js';
-import { samplesOf } from './exposition.js';
-import { T0, testMetrics, type TestMetrics } from './support.js';
+import { samplesOf } from './support/exposition.js';
+import { T0, testMetrics, type TestMetrics } from './support/test-metrics.js';
 
 let t: TestMetrics;
 let hub: ExecutionEventHub;

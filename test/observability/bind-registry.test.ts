@@ -4,8 +4,8 @@ import { bindRegistry, observeTransition } from '../../src/observability/bind-re
 import { observeEvent } from '../../src/observability/bind-events.js';
 import { OrderRegistry, type TransitionRecord } from '../../src/orders/order-registry.js';
 import type { OrderEvent, TrackedOrder } from '../../src/orders/fsm/index.js';
-import { INTENT_INPUT, T0, defaultEvent, snap, wireOrder } from '../orders/fixtures.js';
-import { testMetrics, type TestMetrics } from './support.js';
+import { INTENT_INPUT, T0, defaultEvent, snap, wireOrder } from '../orders/support/fixtures.js';
+import { testMetrics, type TestMetrics } from './support/test-metrics.js';
 
 let t: TestMetrics;
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { benchView, populate } from '../../src/observability/bench.js';
 import { createMetrics, type Metrics } from '../../src/observability/create-metrics.js';
 import { registerStateCollector } from '../../src/observability/state-collector.js';
-import { parseExposition, type Family } from './exposition.js';
+import { parseExposition, type Family } from './support/exposition.js';
 
 /** Every metric of the module: name → [type, label names]. docs/reference/metrics.md is generated from the same registry. */
 const CATALOGUE: Record<string, [string, string[]]> = {

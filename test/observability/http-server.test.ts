@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { ObservabilityServer, type ObservabilityServerOptions } from '../../src/observability/http-server.js';
 import type { Readiness } from '../../src/observability/readiness.js';
-import { parseExposition } from './exposition.js';
-import { testMetrics, type TestMetrics } from './support.js';
+import { parseExposition } from './support/exposition.js';
+import { testMetrics, type TestMetrics } from './support/test-metrics.js';
 
 interface Reply {
   status: number;

@@ -4,7 +4,7 @@ import { createMetrics } from '../../src/observability/create-metrics.js';
 import { observeMarkoutEvent } from '../../src/observability/markout-metrics.js';
 import { MarkoutTracker } from '../../src/observability/markout-tracker.js';
 import type { BookView, MarketSnapshot, OwnOrderView } from '../../src/market/market-snapshot.js';
-import { parseExposition } from './exposition.js';
+import { parseExposition } from './support/exposition.js';
 
 const S = 1000;
 

@@ -15,8 +15,8 @@ import {
 } from '../../src/daemon/observability-wiring.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { daemonEnv, type DaemonEnv } from '../daemon/support/daemon-env.js';
-import { startSimHarness, type SimHarness } from '../helpers/sim-harness.js';
-import { parseExposition, valueOf } from './exposition.js';
+import { startSimHarness, type SimHarness } from '../support/sim-harness.js';
+import { parseExposition, valueOf } from './support/exposition.js';
 
 /** The JSON body of /readyz. */
 interface ReadyzBody {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCommit, packageVersion } from '../../src/observability/build-info.js';
 import { EventLoopMonitor } from '../../src/observability/event-loop-monitor.js';
 import { LabelGuard, OTHER, parseSlot, snake, stageLabel } from '../../src/observability/labels.js';
-import { testMetrics } from './support.js';
+import { testMetrics } from './support/test-metrics.js';
 
 describe('build info', () => {
   it('reads the package version once, and the commit from LEDGER_MM_COMMIT only', () => {

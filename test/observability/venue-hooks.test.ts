@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { bindVenueClientHooks } from '../../src/observability/venue-hooks.js';
 import { VenueError } from '../../src/venue/errors.js';
-import { FakeTransport, fakeClient, jsonResponse } from '../venue/fixtures.js';
-import { samplesOf } from './exposition.js';
-import { testMetrics, type TestMetrics } from './support.js';
+import { FakeTransport, fakeClient, jsonResponse } from '../venue/support/fixtures.js';
+import { samplesOf } from './support/exposition.js';
+import { testMetrics, type TestMetrics } from './support/test-metrics.js';
 
 let t: TestMetrics;
 beforeEach(() => {

@@ -11,7 +11,7 @@ import {
 import { createLogger } from '../../src/logging/logger.js';
 import type { Readiness } from '../../src/observability/readiness.js';
 import type { DaemonStateView } from '../../src/observability/state-view.js';
-import { parseExposition, valueOf } from './exposition.js';
+import { parseExposition, valueOf } from './support/exposition.js';
 
 /** A daemon as the wiring sees it: events, readiness and a state view. */
 class FakeDaemon implements ObservableDaemon {

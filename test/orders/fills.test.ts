@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { ORDER_STATES, apply, isCancelling, isLiveOnBook } from '../../src/orders/fsm/index.js';
-import { effectsOf, next, orderIn, run, snap, sumFills, through } from './fixtures.js';
+import { effectsOf, next, orderIn, run, snap, sumFills, through } from './support/fixtures.js';
 
 describe('fill de-duplication by cumulative filled', () => {
   it('repeated reads with the same filled produce one fill', () => {

@@ -11,7 +11,7 @@ import {
 import type { OrderEvent, OrderEventType, OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
 import { SlotOccupiedError } from '../../src/orders/registry-errors.js';
-import { PAIR, T0, TO_OPEN, echoOf, wireOrder } from './fixtures.js';
+import { PAIR, T0, TO_OPEN, echoOf, wireOrder } from './support/fixtures.js';
 
 /**
  * Random command sequences against a registry. Events are plausible (ids belong to the order,

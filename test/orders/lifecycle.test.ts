@@ -26,7 +26,7 @@ import {
   run,
   snap,
   through,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 const alarms = (effects: readonly OrderEffect[]): AlarmReason[] =>
   effectsOf(effects, 'alarm').map((a) => a.reason);

@@ -10,7 +10,17 @@ import {
   SlotOccupiedError,
   UnknownOrderError,
 } from '../../src/orders/registry-errors.js';
-import { PAIR, T0, TO_OPEN, defaultEvent, echoOf, next, orderIn, snap, wireOrder } from './fixtures.js';
+import {
+  PAIR,
+  T0,
+  TO_OPEN,
+  defaultEvent,
+  echoOf,
+  next,
+  orderIn,
+  snap,
+  wireOrder,
+} from './support/fixtures.js';
 
 let seq = 0;
 function input(slot: string, overrides: Partial<IntentInput> = {}): IntentInput {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { apply, currentContractId } from '../../src/orders/fsm/index.js';
 import { OrderRegistry } from '../../src/orders/order-registry.js';
-import { INTENT_INPUT, TO_OPEN, defaultEvent, effectsOf, next, orderIn, snap, through } from './fixtures.js';
+import {
+  INTENT_INPUT,
+  TO_OPEN,
+  defaultEvent,
+  effectsOf,
+  next,
+  orderIn,
+  snap,
+  through,
+} from './support/fixtures.js';
 
 describe('contractId rotation', () => {
   it('keeps the history, makes the new id current and emits one rotation', () => {

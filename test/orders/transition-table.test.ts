@@ -12,8 +12,8 @@ import {
   possibleTargets,
 } from '../../src/orders/fsm/index.js';
 import type { OrderEvent, OrderEventType, OrderState, TrackedOrder } from '../../src/orders/fsm/index.js';
-import { defaultEvent, echoOf, next, orderIn, through } from './fixtures.js';
-import { errorOf } from '../helpers/thrown.js';
+import { defaultEvent, echoOf, next, orderIn, through } from './support/fixtures.js';
+import { errorOf } from '../support/thrown.js';
 
 type Expected = Record<OrderState, Partial<Record<OrderEventType, readonly OrderState[]>>>;
 

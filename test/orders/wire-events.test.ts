@@ -7,7 +7,7 @@ import {
   snapshotFromWire,
   viewFromWire,
 } from '../../src/orders/wire-events.js';
-import { T0, orderIn, wireOrder } from './fixtures.js';
+import { T0, orderIn, wireOrder } from './support/fixtures.js';
 
 describe('wire → machine inputs', () => {
   it('maps a read to a VenueSnapshot with decimals', () => {

@@ -8,7 +8,7 @@ import {
   utcDay,
   type DailyLossState,
 } from '../../src/risk/index.js';
-import { T0, d } from './fixtures.js';
+import { T0, d } from './support/fixtures.js';
 
 const DAY = utcDay(T0);
 

@@ -5,7 +5,7 @@ import { CLOSED_BREAKER, backoffMs, stepBreaker } from '../../src/risk/error-bre
 import { checkInventoryPlacement, inventoryStanding, reducingSide } from '../../src/risk/inventory-guard.js';
 import { EMPTY_PRICE_JUMP, largestMovePct, stepPriceJump } from '../../src/risk/price-jump-guard.js';
 import { accountNotReady, bookFreshness } from '../../src/risk/readiness.js';
-import { T0, account, bookAt } from './fixtures.js';
+import { T0, account, bookAt } from './support/fixtures.js';
 
 const d = (s: string | number): Dec => new Dec(s);
 

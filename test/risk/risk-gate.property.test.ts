@@ -18,7 +18,7 @@ import {
   place,
   placements,
   snapshot,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 const KEYS = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5'];
 const PAIRS = ['BTC/USDC', 'ETH/USDC', 'XRP/USDC'];

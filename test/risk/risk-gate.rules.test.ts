@@ -15,7 +15,7 @@ import {
   params,
   place,
   snapshot,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 /**
  * One evaluation per row: each rule of the gate, alone, with what it allows, denies and cancels.

@@ -15,7 +15,7 @@ import {
   params,
   place,
   snapshot,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 /** Multi-step runs: each rule trips, holds, and lets the pair resume by itself. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketForLimit, fullBucket, refill, take } from '../../src/risk/token-bucket.js';
-import { T0 } from './fixtures.js';
+import { T0 } from './support/fixtures.js';
 
 describe('token bucket', () => {
   it.each([

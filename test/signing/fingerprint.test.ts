@@ -2,8 +2,8 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signerFromSeed } from '../../src/signing/ed25519-signer.js';
 import { checkPartyId, ledgerFingerprint } from '../../src/signing/fingerprint.js';
-import { hex, nodeRawPublicKey } from './helpers.js';
-import { RFC8032_VECTORS } from './rfc8032-vectors.js';
+import { hex, nodeRawPublicKey } from './support/node-keys.js';
+import { RFC8032_VECTORS } from './support/rfc8032-vectors.js';
 
 /**
  * Regression constant: the ledger fingerprint of the RFC 8032 TEST 1 public key

@@ -5,8 +5,8 @@ import { KEY_FILE_MODE, generateKeyFile } from '../../src/signing/generate-key-f
 import { KeyFileError } from '../../src/signing/key-file-error.js';
 import { readKeyFile } from '../../src/signing/key-file.js';
 import { loadSigner } from '../../src/signing/load-signer.js';
-import { nodeKeysFromSeed, toB64 } from './helpers.js';
-import { tempDirPerTest } from '../helpers/temp-dir.js';
+import { nodeKeysFromSeed, toB64 } from './support/node-keys.js';
+import { tempDirPerTest } from '../support/temp-dir.js';
 
 const posix = process.platform !== 'win32';
 

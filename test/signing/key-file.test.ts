@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyFileError } from '../../src/signing/key-file-error.js';
 import { formatKeyFile, parseKeyFile, readKeyFile } from '../../src/signing/key-file.js';
 import { loadSigner } from '../../src/signing/load-signer.js';
-import { hex, nodeKeysFromSeed, nodeRawPublicKey, nodeSeed, toB64, toHex } from './helpers.js';
-import { RFC8032_VECTORS } from './rfc8032-vectors.js';
-import { errorOf } from '../helpers/thrown.js';
+import { hex, nodeKeysFromSeed, nodeRawPublicKey, nodeSeed, toB64, toHex } from './support/node-keys.js';
+import { RFC8032_VECTORS } from './support/rfc8032-vectors.js';
+import { errorOf } from '../support/thrown.js';
 
 const posix = process.platform !== 'win32';
 

@@ -26,7 +26,7 @@ import {
   record,
   some,
   text,
-} from './prepared-fixtures.js';
+} from './support/prepared-fixtures.js';
 
 const PLACE: PreparedExpectation = {
   kind: 'place',

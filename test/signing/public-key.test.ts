@@ -9,8 +9,8 @@ import {
   publicKeyToSpki,
 } from '../../src/signing/public-key.js';
 import { verifySignature } from '../../src/signing/verify-signature.js';
-import { hex, nodeKeysFromSeed, nodeRawPublicKey, toB64, toHex } from './helpers.js';
-import { RFC8032_VECTORS } from './rfc8032-vectors.js';
+import { hex, nodeKeysFromSeed, nodeRawPublicKey, toB64, toHex } from './support/node-keys.js';
+import { RFC8032_VECTORS } from './support/rfc8032-vectors.js';
 
 const nodeKeys = [
   ...RFC8032_VECTORS.map((v) => nodeKeysFromSeed(hex(v.secretKey)).publicKey),

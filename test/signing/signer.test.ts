@@ -3,8 +3,8 @@ import { format, inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ed25519PublicKey, ed25519Sign, ed25519Verify } from '../../src/signing/ed25519.js';
 import { signerFromSeed } from '../../src/signing/ed25519-signer.js';
-import { hex, nodeKeysFromSeed, nodeRawPublicKey, toB64, toHex } from './helpers.js';
-import { RFC8032_VECTORS } from './rfc8032-vectors.js';
+import { hex, nodeKeysFromSeed, nodeRawPublicKey, toB64, toHex } from './support/node-keys.js';
+import { RFC8032_VECTORS } from './support/rfc8032-vectors.js';
 
 describe('RFC 8032 section 7.1 test vectors', () => {
   it('includes TEST 1, 2, 3 and 1024 with the published message lengths', () => {

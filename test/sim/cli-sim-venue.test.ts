@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSimVenue, simVenueCommand } from '../../src/cli/sim-venue.js';
 import type { CommandIo } from '../../src/cli/command.js';
-import { makeTestKey } from '../helpers/sim-harness.js';
-import { limitOrderBody } from '../helpers/venue-wire.js';
+import { makeTestKey } from '../support/sim-harness.js';
+import { limitOrderBody } from '../support/venue-wire.js';
 
 function io(cwd: string): CommandIo & { out: string[]; err: string[] } {
   const out: string[] = [];

@@ -2,7 +2,7 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '../../src/core/clock.js';
 import { SimVenue } from '../../src/sim/sim-venue.js';
-import { makeTestKey, testSimConfig } from '../helpers/sim-harness.js';
+import { makeTestKey, testSimConfig } from '../support/sim-harness.js';
 import { T0 } from './support/in-process.js';
 
 const KEY = makeTestKey();

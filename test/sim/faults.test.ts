@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { timeoutSignal } from '../../src/core/clock.js';
 import { IN_PROCESS_BASE_URL } from '../../src/sim/in-process-transport.js';
 import { SimVenue } from '../../src/sim/sim-venue.js';
-import { testSimConfig } from '../helpers/sim-harness.js';
+import { testSimConfig } from '../support/sim-harness.js';
 import { bookOf, inProcessVenue, prepared } from './support/in-process.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopback } from '../../src/sim/http-face.js';
-import { startSimHarness } from '../helpers/sim-harness.js';
+import { startSimHarness } from '../support/sim-harness.js';
 
 describe('HTTP face', () => {
   it('serves the trade API under /v1 and the submission host at /submit on separate ports', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FaultSpecSchema } from '../../src/sim/faults.js';
 import { INTRUDER_PARTY, UNKNOWN_SCHEME } from '../../src/sim/engine/prepared-transaction.js';
 import { PrepareCancelData, PrepareOrderData, type SigningEnvelope } from '../../src/venue/schemas.js';
-import { type SimHarness, okData, startSimHarness } from '../helpers/sim-harness.js';
+import { type SimHarness, okData, startSimHarness } from '../support/sim-harness.js';
 
 /**
  * Every prepare of the simulated venue carries a Canton PreparedTransaction built with the

@@ -6,7 +6,7 @@ import {
   optimalSpread,
   reservationPrice,
 } from '../../src/strategy/avellaneda-stoikov.js';
-import { d } from './fixtures.js';
+import { d } from './support/fixtures.js';
 
 // The paper's simulation parameters: s = 100, σ = 2, T = 1, γ = 0.1, k = 1.5.
 // (2/γ)·ln(1 + γ/k) = 20·ln(16/15) = 1.2907704227515...

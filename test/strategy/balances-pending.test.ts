@@ -5,8 +5,8 @@ import { BALANCES_PENDING, type OwnOrderView, type WalletInput } from '../../src
 import type { ReconcileParams } from '../../src/strategy/params.js';
 import { planReconcile } from '../../src/strategy/reconciler.js';
 import { computeQuotes } from '../../src/strategy/strategy.js';
-import { BALANCED } from './strategy-cases.js';
-import { PAIR, bal, market, own, params, show, snapshot } from './fixtures.js';
+import { BALANCED } from './support/strategy-cases.js';
+import { PAIR, bal, market, own, params, show, snapshot } from './support/fixtures.js';
 
 /**
  * The provisional plan of the startup (`execution.prepareBeforeBalances`): while GET /balances is

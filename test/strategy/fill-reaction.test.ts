@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { afterFills } from '../../src/strategy/fill-reaction.js';
-import { NOW, PAIR, pairParams } from './fixtures.js';
+import { NOW, PAIR, pairParams } from './support/fixtures.js';
 
 const SHAPE = { centerShiftBps: 2, bidBps: 20, askBps: 20 };
 const ON = pairParams({ fillReaction: { widenBps: 6, forMs: 60_000 } }).fillReaction;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearsPrepareDrift, freshnessShare, stillFresh } from '../../src/strategy/freshness.js';
 import type { ReconcileParams } from '../../src/strategy/params.js';
-import { NOW, d, own, quote, tolerance } from './fixtures.js';
+import { NOW, d, own, quote, tolerance } from './support/fixtures.js';
 
 const TOL = tolerance({ signShare: 2 });
 

@@ -11,7 +11,7 @@ import {
   sideLevelCount,
   sizeSkewFactor,
 } from '../../src/strategy/inventory-skew.js';
-import { bal, d, pairParams } from './fixtures.js';
+import { bal, d, pairParams } from './support/fixtures.js';
 
 const inv = (over: Parameters<typeof pairParams>[0] = {}) => pairParams(over).inventory;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { crossLimits, effectiveTick, inBand, noCross, roundAway } from '../../src/strategy/price-guards.js';
-import { d, own } from './fixtures.js';
+import { d, own } from './support/fixtures.js';
 
 describe('roundAway: BUY down, SELL up, to the tick and at most 10 decimal places', () => {
   it.each([

@@ -4,7 +4,7 @@ import type { BalanceView, OwnOrderView } from '../../src/market/market-snapshot
 import type { ReconcileParams } from '../../src/strategy/params.js';
 import type { Action, DesiredQuote, QuoteSkip, StrategyResult } from '../../src/strategy/quote-types.js';
 import { planReconcile, reconcile } from '../../src/strategy/reconciler.js';
-import { NOW, bal, own, quote } from './fixtures.js';
+import { NOW, bal, own, quote } from './support/fixtures.js';
 
 const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 60_000 };
 const RICH = { BTC: bal(100), ETH: bal(100), USDC: bal(100_000) };

@@ -10,7 +10,7 @@ import {
   meetMinNotional,
   meetsMinNotional,
 } from '../../src/strategy/spread-levels.js';
-import { d, pairParams } from './fixtures.js';
+import { d, pairParams } from './support/fixtures.js';
 
 const spread = pairParams({ spread: { minBps: 2, maxBps: 500 } }).spread;
 

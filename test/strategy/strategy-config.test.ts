@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config/load.js';
 import type { StrategyConfig } from '../../src/config/sections/strategy.js';
 import { strategyConfigIssues } from '../../src/config/sections/strategy-rules.js';
 import { externalFeedSettings, resolveStrategyParams } from '../../src/strategy/params.js';
-import { issuesOf, opts, useTmpDir, writeFile } from '../config/helpers.js';
-import { defaultStrategyConfig } from './fixtures.js';
+import { issuesOf, opts, useTmpDir, writeFile } from '../config/support/config-setup.js';
+import { defaultStrategyConfig } from './support/fixtures.js';
 
 const tmp = useTmpDir();
 

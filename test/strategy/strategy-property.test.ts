@@ -6,7 +6,7 @@ import type { Level, OwnOrderView } from '../../src/market/market-snapshot.js';
 import { fundingPools } from '../../src/strategy/funding.js';
 import { bestPrices, bookWithoutOwn } from '../../src/strategy/reference-price.js';
 import { computeQuotes } from '../../src/strategy/strategy.js';
-import { NOW, PAIR, bal, market, params, snapshot } from './fixtures.js';
+import { NOW, PAIR, bal, market, params, snapshot } from './support/fixtures.js';
 
 /** A positive decimal m·10^e. */
 const decimal = (mMax: number, eMin: number, eMax: number) =>

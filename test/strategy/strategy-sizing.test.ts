@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { computeQuotes } from '../../src/strategy/strategy.js';
-import { BALANCED, type Case, check, run } from './strategy-cases.js';
-import { NOW, PAIR, bal, book, d, market, own, params, show, snapshot } from './fixtures.js';
+import { BALANCED, type Case, check, run } from './support/strategy-cases.js';
+import { NOW, PAIR, bal, book, d, market, own, params, show, snapshot } from './support/fixtures.js';
 
 describe('computeQuotes: minimum notional and balances', () => {
   const noSkew = { inventory: { maxSkewBps: 0 } };

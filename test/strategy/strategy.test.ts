@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 
-import { type Case, check } from './strategy-cases.js';
-import { bal, book, own } from './fixtures.js';
+import { type Case, check } from './support/strategy-cases.js';
+import { bal, book, own } from './support/fixtures.js';
 
 describe('computeQuotes: spreads and inventory skew (ref = mid 100, spread 10 bps, skew ±10 bps over ±0.25)', () => {
   it.each<Case>([

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { MidSample, TradeView } from '../../src/market/market-snapshot.js';
 import { appendMid } from '../../src/market/mid-history.js';
 import { estimateSigma, ewmaSigma, logReturns } from '../../src/strategy/volatility.js';
-import { NOW, d, market, pairParams } from './fixtures.js';
+import { NOW, d, market, pairParams } from './support/fixtures.js';
 
 const pt = (secondsAgo: number, price: string | number) => ({ at: NOW - secondsAgo * 1000, price: d(price) });
 const R = Math.log(1.02);

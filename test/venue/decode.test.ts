@@ -4,7 +4,7 @@ import { EXCERPT_MAX, decodeData, decodeFailure, decodeSubmit } from '../../src/
 import { VenueError } from '../../src/venue/errors.js';
 import { OrderData } from '../../src/venue/schemas.js';
 import type { TransportResponse } from '../../src/venue/transport.js';
-import { ORDER } from './fixtures.js';
+import { ORDER } from './support/fixtures.js';
 
 const resp = (status: number, body: string, truncated = false): TransportResponse => ({
   status,

@@ -1,8 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { VenueError } from '../../src/venue/errors.js';
-import { ok, fail } from '../helpers/stub-server.js';
-import { API_KEY, ORDER, PREPARE_BODY, order, signing, type Harness, useHarness } from './fixtures.js';
-import { NOTHING_TO_SIGN } from '../helpers/venue-wire.js';
+import { ok, fail } from '../support/stub-server.js';
+import {
+  API_KEY,
+  ORDER,
+  PREPARE_BODY,
+  order,
+  signing,
+  type Harness,
+  useHarness,
+} from './support/fixtures.js';
+import { NOTHING_TO_SIGN } from '../support/venue-wire.js';
 
 let h: Harness;
 const harness = useHarness();

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { VenueError } from '../../src/venue/errors.js';
 import { classify, type Disposition, type VenueCode } from '../../src/venue/errors.js';
-import { fail } from '../helpers/stub-server.js';
-import { PREPARE_BODY, SUBMIT_BODY, type Harness, useHarness, caught } from './fixtures.js';
+import { fail } from '../support/stub-server.js';
+import { PREPARE_BODY, SUBMIT_BODY, type Harness, useHarness, caught } from './support/fixtures.js';
 
 let h: Harness;
 const harness = useHarness();

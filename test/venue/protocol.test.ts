@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { EXCERPT_MAX } from '../../src/venue/decode.js';
 import { VenueError, classify } from '../../src/venue/errors.js';
 import type { ResponseEvent } from '../../src/venue/exchange.js';
-import { fail, ok, type StubReply } from '../helpers/stub-server.js';
+import { fail, ok, type StubReply } from '../support/stub-server.js';
 import {
   ORDER,
   PREPARE_BODY,
@@ -12,7 +12,7 @@ import {
   type Harness,
   caught,
   useHarness,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 let h: Harness;
 const harness = useHarness({ retry: { readAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } });

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../../src/core/clock.js';
 import type { RateLimitEvent } from '../../src/venue/exchange.js';
 import { backoffDelay, type RetryEvent } from '../../src/venue/retry.js';
-import { fail, ok } from '../helpers/stub-server.js';
+import { fail, ok } from '../support/stub-server.js';
 import {
   FakeTransport,
   PREPARE_BODY,
@@ -13,7 +13,7 @@ import {
   signing,
   startHarness,
   type Harness,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 describe('backoffDelay', () => {
   const o = { baseDelayMs: 100, maxDelayMs: 1_000 };

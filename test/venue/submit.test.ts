@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RateLimitEvent } from '../../src/venue/exchange.js';
-import { fail } from '../helpers/stub-server.js';
-import { SUBMIT_BODY, type Harness, useHarness } from './fixtures.js';
+import { fail } from '../support/stub-server.js';
+import { SUBMIT_BODY, type Harness, useHarness } from './support/fixtures.js';
 
 let h: Harness;
 const limited: RateLimitEvent[] = [];

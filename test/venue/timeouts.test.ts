@@ -4,7 +4,7 @@ import { fakeClock } from '../../src/core/clock.js';
 import type { VenueClientOptions } from '../../src/venue/client-options.js';
 import type { ResponseEvent } from '../../src/venue/exchange.js';
 import { UndiciTransport } from '../../src/venue/undici-transport.js';
-import { StubServer } from '../helpers/stub-server.js';
+import { StubServer } from '../support/stub-server.js';
 import {
   FakeTransport,
   PREPARE_BODY,
@@ -14,7 +14,7 @@ import {
   order,
   startHarness,
   type Harness,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 const SUBMIT_URL = 'https://submit.venue.test/submit';
 const { clientOrderId: _, ...NO_COID } = PREPARE_BODY;

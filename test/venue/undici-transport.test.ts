@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransportRequest } from '../../src/venue/transport.js';
 import { createLiveVenueClient } from '../../src/venue/live-client.js';
 import { UndiciTransport } from '../../src/venue/undici-transport.js';
-import { StubServer } from '../helpers/stub-server.js';
+import { StubServer } from '../support/stub-server.js';
 
 let a: StubServer;
 let b: StubServer;

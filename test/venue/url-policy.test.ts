@@ -10,9 +10,9 @@ import {
   parseBaseUrl,
   parseSubmitOrigin,
 } from '../../src/venue/url-policy.js';
-import { ok } from '../helpers/stub-server.js';
-import { API_KEY, FakeTransport, SUBMIT_BODY, type Harness, useHarness } from './fixtures.js';
-import { thrownBy as thrown } from '../helpers/thrown.js';
+import { ok } from '../support/stub-server.js';
+import { API_KEY, FakeTransport, SUBMIT_BODY, type Harness, useHarness } from './support/fixtures.js';
+import { thrownBy as thrown } from '../support/thrown.js';
 
 function construct(over: Partial<VenueClientOptions>): () => VenueClient {
   return () =>

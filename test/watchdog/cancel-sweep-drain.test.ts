@@ -9,8 +9,8 @@ import { expect, it } from 'vitest';
 import type { EngineEvent } from '../../src/execution/order-engine.js';
 import { openJournal } from '../../src/orders/journal/index.js';
 import { CancelSweeper } from '../../src/watchdog/cancel-sweep.js';
-import { settle, simEnvPerTest, until } from '../execution/fixtures/daemon.js';
-import type { SimEnv } from '../execution/fixtures/sim-env.js';
+import { settle, simEnvPerTest, until } from '../execution/support/daemon.js';
+import type { SimEnv } from '../execution/support/sim-env.js';
 import { buy } from '../execution/support/exec-harness.js';
 import { callsOf } from '../execution/support/ground-truth.js';
 

@@ -14,7 +14,7 @@ import { OrderRegistry } from '../../../src/orders/order-registry.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { loadSigner } from '../../../src/signing/load-signer.js';
 import { createLiveVenueClient } from '../../../src/venue/live-client.js';
-import { startSimHarness, type SimHarness } from '../../helpers/sim-harness.js';
+import { startSimHarness, type SimHarness } from '../../support/sim-harness.js';
 
 /** An order to place through the journal. */
 export interface JournalOrder {

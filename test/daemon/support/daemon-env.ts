@@ -12,12 +12,12 @@ import type { OrderState, TrackedOrder } from '../../../src/orders/fsm/index.js'
 import type { OrderTruth } from '../../../src/sim/engine/ground-truth.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { MarketConfigInput } from '../../../src/sim/market/market-config.js';
-import { fakeClockVenue, type FakeClockVenue } from '../../helpers/sim-harness.js';
+import { fakeClockVenue, type FakeClockVenue } from '../../support/sim-harness.js';
 
 /** The fixed start of fake time in these tests (a UTC day boundary is hours away). */
 export const T0 = Date.parse('2025-03-03T06:00:00.000Z');
 
-export { FakeProcess } from '../../helpers/fake-process.js';
+export { FakeProcess } from '../../support/fake-process.js';
 
 /** Options of {@link daemonEnv}. */
 export interface DaemonEnvOptions {

@@ -20,7 +20,7 @@ import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../src/sim/in-
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { SimConfigInput } from '../../../src/sim/sim-config.js';
 import { VenueClient, type Transport, type VenueTimeouts } from '../../../src/venue/index.js';
-import { fakeClockVenue, type FakeClockVenue } from '../../helpers/sim-harness.js';
+import { fakeClockVenue, type FakeClockVenue } from '../../support/sim-harness.js';
 
 /** The fixed start of fake time. */
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z');

@@ -6,7 +6,7 @@ import { OrderEngine, type OrderEngineOptions } from '../../../src/execution/ord
 import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
 import { openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
-import { simEnv, type SimEnv } from '../../execution/fixtures/sim-env.js';
+import { simEnv, type SimEnv } from '../../execution/support/sim-env.js';
 
 /**
  * Terminal orders leave the registry (the journal keeps them): the engine's periodic sweep, and a

@@ -10,7 +10,7 @@ import {
 } from '../../../src/lab/research/avellaneda-stoikov-sim.js';
 import { formatJsonLines, PAPER_TABLES, type AsReportLine } from '../../../src/lab/research/report.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { runCaptured, type CapturedRun } from '../../helpers/captured-io.js';
+import { runCaptured, type CapturedRun } from '../../support/captured-io.js';
 
 const SEED = 2008;
 

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
 import { FIGURES } from '../../../src/lab/simulate/figure-catalogue.js';
 import type { SimulationReport } from '../../../src/lab/simulate/report.js';
-import { collectingIo, type CollectingIo } from '../../helpers/captured-io.js';
-import { tempDirPerFile } from '../../helpers/temp-dir.js';
+import { collectingIo, type CollectingIo } from '../../support/captured-io.js';
+import { tempDirPerFile } from '../../support/temp-dir.js';
 
 const dir = tempDirPerFile('ledger-mm-simulate-cmp-');
 const io = (): CollectingIo => collectingIo(dir);

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
-import { collectingIo, type CollectingIo } from '../../helpers/captured-io.js';
-import { tempDirPerFile } from '../../helpers/temp-dir.js';
+import { collectingIo, type CollectingIo } from '../../support/captured-io.js';
+import { tempDirPerFile } from '../../support/temp-dir.js';
 
 const dir = tempDirPerFile('ledger-mm-simulate-det-');
 const io = (): CollectingIo => collectingIo(dir);

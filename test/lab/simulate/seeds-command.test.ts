@@ -6,7 +6,7 @@ import { runSimulate } from '../../../src/cli/simulate.js';
 import { FIGURES } from '../../../src/lab/simulate/figure-catalogue.js';
 import type { SimulationReport } from '../../../src/lab/simulate/report.js';
 import type { SeedsReport } from '../../../src/lab/simulate/seeds-report.js';
-import { runCaptured, type CapturedRun } from '../../helpers/captured-io.js';
+import { runCaptured, type CapturedRun } from '../../support/captured-io.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-simulate-seeds-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

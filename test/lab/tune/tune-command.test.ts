@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTune } from '../../../src/cli/tune.js';
 import type { TuneReport } from '../../../src/lab/tune/tune.js';
-import { runCaptured, type CapturedRun } from '../../helpers/captured-io.js';
+import { runCaptured, type CapturedRun } from '../../support/captured-io.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-tune-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

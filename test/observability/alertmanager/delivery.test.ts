@@ -29,8 +29,8 @@ import {
   waitFor,
   type MonitoredPaper,
   type ToolServer,
-} from '../../helpers/monitoring-stack.js';
-import { ALERTS_FILE, DEPLOY, RUNBOOK_BASE } from '../prometheus/support.js';
+} from '../../support/monitoring-stack.js';
+import { ALERTS_FILE, DEPLOY, RUNBOOK_BASE } from '../prometheus/support/monitoring-files.js';
 
 const ALERTMANAGER_CONFIG = path.join(DEPLOY, 'alertmanager/alertmanager.yml');
 

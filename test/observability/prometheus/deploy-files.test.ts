@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 
-import { describeWithTools, run } from '../../helpers/monitoring-stack.js';
+import { describeWithTools, run } from '../../support/monitoring-stack.js';
 
 import {
   ALERTS_FILE,
@@ -31,7 +31,7 @@ import {
   stripAnnotations,
   substituteVariables,
   type Catalogue,
-} from './support.js';
+} from './support/monitoring-files.js';
 
 describeWithTools('deploy/ files against promtool', ['promtool'], ({ bin, dir }) => {
   const tool = bin.promtool;

@@ -20,7 +20,7 @@ import {
   startMonitoredPaper,
   waitFor,
   type MonitoredPaper,
-} from '../../helpers/monitoring-stack.js';
+} from '../../support/monitoring-stack.js';
 import {
   ALERTS_FILE,
   alertBlocks,
@@ -35,7 +35,7 @@ import {
   queryRange,
   selectorProblems,
   substituteVariables,
-} from './support.js';
+} from './support/monitoring-files.js';
 
 /** How long paper mode runs under Prometheus before the queries (real time). */
 const RUN_MS = 20_000;

@@ -2,10 +2,10 @@ import { Database } from '../../../src/orders/journal/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dec, dec, toWire } from '../../../src/core/decimal.js';
 import { decodeJson, encodeJson } from '../../../src/orders/journal/index.js';
-import { bundleFixture, spawnChild } from './helpers/child.js';
-import { useTempStores } from './helpers/temp-store.js';
-import { TOY_TERMINAL, applyToy, toyIntent } from './helpers/toy-order.js';
-import type { ToyEvent, ToyOrder, ToySide } from './helpers/toy-order.js';
+import { bundleFixture, spawnChild } from './support/child.js';
+import { useTempStores } from './support/temp-store.js';
+import { TOY_TERMINAL, applyToy, toyIntent } from './support/toy-order.js';
+import type { ToyEvent, ToyOrder, ToySide } from './support/toy-order.js';
 
 /**
  * kill -9 durability. A child process (the real journal code, bundled) writes intents,

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Dec, dec } from '../../../src/core/decimal.js';
 import { JournalConflictError, JournalInputError } from '../../../src/orders/journal/index.js';
 import type { FillInput, Journal } from '../../../src/orders/journal/index.js';
-import { tableCounts, useTempStores } from './helpers/temp-store.js';
-import { applyToy, toy } from './helpers/toy-order.js';
-import type { ToyOrder } from './helpers/toy-order.js';
+import { tableCounts, useTempStores } from './support/temp-store.js';
+import { applyToy, toy } from './support/toy-order.js';
+import type { ToyOrder } from './support/toy-order.js';
 
 const stores = useTempStores();
 

@@ -9,8 +9,8 @@ import {
   type Journal,
   type JournalOptions,
 } from '../../../src/orders/journal/index.js';
-import { useTempStores } from './helpers/temp-store.js';
-import { applyToy, toy, type ToyEvent, type ToyOrder } from './helpers/toy-order.js';
+import { useTempStores } from './support/temp-store.js';
+import { applyToy, toy, type ToyEvent, type ToyOrder } from './support/toy-order.js';
 
 /**
  * Group commit: relaxed writes wait in one open transaction until the next durable write

@@ -7,9 +7,9 @@ import {
   JournalReadOnlyError,
 } from '../../../src/orders/journal/index.js';
 import type { Journal } from '../../../src/orders/journal/index.js';
-import { tableCounts, useTempStores } from './helpers/temp-store.js';
-import { TOY_TERMINAL, applyToy, toy } from './helpers/toy-order.js';
-import type { ToyEvent, ToyOrder } from './helpers/toy-order.js';
+import { tableCounts, useTempStores } from './support/temp-store.js';
+import { TOY_TERMINAL, applyToy, toy } from './support/toy-order.js';
+import type { ToyEvent, ToyOrder } from './support/toy-order.js';
 
 const stores = useTempStores();
 

@@ -15,8 +15,8 @@ import {
   defaultEvent,
   snap,
   wireOrder,
-} from '../fixtures.js';
-import { steppingClock, useTempStores } from './helpers/temp-store.js';
+} from '../support/fixtures.js';
+import { steppingClock, useTempStores } from './support/temp-store.js';
 
 /**
  * The journal wired to the real own-orders registry and state machine through

@@ -10,8 +10,8 @@ import {
   schemaVersion,
 } from '../../../src/orders/journal/schema.js';
 import type { Migration } from '../../../src/orders/journal/schema.js';
-import { useTempStores } from './helpers/temp-store.js';
-import { toy } from './helpers/toy-order.js';
+import { useTempStores } from './support/temp-store.js';
+import { toy } from './support/toy-order.js';
 
 const stores = useTempStores();
 

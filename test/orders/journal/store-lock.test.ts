@@ -4,9 +4,9 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreLockedError, readStoreLock, storeLockHeld } from '../../../src/orders/journal/index.js';
 import { acquireStoreLock, lockDatabasePath } from '../../../src/orders/journal/store-lock.js';
-import { bundleFixture, canUnshareUts, spawnChild } from './helpers/child.js';
-import { useTempStores } from './helpers/temp-store.js';
-import { thrownBy as caught } from '../../helpers/thrown.js';
+import { bundleFixture, canUnshareUts, spawnChild } from './support/child.js';
+import { useTempStores } from './support/temp-store.js';
+import { thrownBy as caught } from '../../support/thrown.js';
 
 const stores = useTempStores();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Account, PairsData } from '../../../src/venue/schemas.js';
-import { errBody, okData, simHarnessPerSuite } from '../../helpers/sim-harness.js';
+import { errBody, okData, simHarnessPerSuite } from '../../support/sim-harness.js';
 
 /** Section 5: authentication. */
 describe('section 5: authentication', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { PrepareCancelData } from '../../../src/venue/schemas.js';
-import { errBody, okData, fakeTimeHarnessPerSuite } from '../../helpers/sim-harness.js';
+import { errBody, okData, fakeTimeHarnessPerSuite } from '../../support/sim-harness.js';
 
 /** Section 4, POST /orders/{contractId}/cancel and POST /orders/cancel. */
 describe('cancel', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Account, PrepareCancelData, PrepareOrderData } from '../../../src/venue/schemas.js';
-import { errBody, okData, simHarnessPerSuite } from '../../helpers/sim-harness.js';
+import { errBody, okData, simHarnessPerSuite } from '../../support/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 

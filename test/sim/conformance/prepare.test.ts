@@ -7,8 +7,8 @@ import {
   fakeTimeHarnessPerSuite,
   simHarnessPerSuite,
   startSimHarness,
-} from '../../helpers/sim-harness.js';
-import { NOTHING_TO_SIGN } from '../../helpers/venue-wire.js';
+} from '../../support/sim-harness.js';
+import { NOTHING_TO_SIGN } from '../../support/venue-wire.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 

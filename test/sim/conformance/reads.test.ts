@@ -9,7 +9,7 @@ import {
   PairsData,
   TradesData,
 } from '../../../src/venue/schemas.js';
-import { type SimHarness, errBody, okData, startSimHarness } from '../../helpers/sim-harness.js';
+import { type SimHarness, errBody, okData, startSimHarness } from '../../support/sim-harness.js';
 
 /** Section 4 reads: pairs, account, orders (filters, pagination), order, order book, trades, balances. */
 describe('reads', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { OrdersData, PrepareCancelData, PrepareOrderData } from '../../../src/venue/schemas.js';
-import { errBody, okData, fakeTimeHarnessPerSuite } from '../../helpers/sim-harness.js';
+import { errBody, okData, fakeTimeHarnessPerSuite } from '../../support/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 

@@ -1,7 +1,7 @@
 import { sign as edSign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OrdersData, PrepareOrderData, type SigningEnvelope } from '../../../src/venue/schemas.js';
-import { errBody, makeTestKey, okData, fakeTimeHarnessPerSuite } from '../../helpers/sim-harness.js';
+import { errBody, makeTestKey, okData, fakeTimeHarnessPerSuite } from '../../support/sim-harness.js';
 
 const LIMIT = { pair: 'BTC/USDC', side: 'BUY', type: 'LIMIT', price: '60000', quantity: '0.01' } as const;
 

@@ -4,7 +4,7 @@ import { BackgroundMakers, buildBackgroundBook } from '../../../src/sim/market/b
 import { BackgroundConfigSchema, MarketConfigSchema } from '../../../src/sim/market/market-config.js';
 import { MarketModel } from '../../../src/sim/market/market-model.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { HOUR_MS, newFakeClock, num, RecordingPort } from './recording-port.js';
+import { HOUR_MS, newFakeClock, num, RecordingPort } from './support/recording-port.js';
 
 const grid = { priceDecimals: 2, quantityDecimals: 5 };
 const config = BackgroundConfigSchema.parse({

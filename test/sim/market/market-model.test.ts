@@ -9,7 +9,7 @@ import {
 import { MarketModel, type MarketActivity } from '../../../src/sim/market/market-model.js';
 import type { MarketPort } from '../../../src/sim/market/market-port.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { HOUR_MS, newFakeClock, RecordingPort, type TakeCall } from './recording-port.js';
+import { HOUR_MS, newFakeClock, RecordingPort, type TakeCall } from './support/recording-port.js';
 
 /** A deterministic port behaviour: buys up to 30 bps fill in full, sells fill a third. */
 const someFills = (call: TakeCall): Dec =>

@@ -9,7 +9,7 @@ import {
   ReferencePriceWalk,
 } from '../../../src/sim/market/reference-price.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { HOUR_MS, moments, newFakeClock, num, RecordingPort } from './recording-port.js';
+import { HOUR_MS, moments, newFakeClock, num, RecordingPort } from './support/recording-port.js';
 
 /** Log-returns of `n` steps of `dtMs` of a walk. */
 function logReturns(walk: ReferencePriceWalk, n: number, dtMs: number): number[] {

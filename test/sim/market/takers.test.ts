@@ -8,7 +8,14 @@ import {
 import { MarketModel } from '../../../src/sim/market/market-model.js';
 import { drawTaker, takerLimitPrice, takerRateAtDistance } from '../../../src/sim/market/takers.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { HOUR_MS, moments, newFakeClock, num, RecordingPort, type TakeCall } from './recording-port.js';
+import {
+  HOUR_MS,
+  moments,
+  newFakeClock,
+  num,
+  RecordingPort,
+  type TakeCall,
+} from './support/recording-port.js';
 
 /** Runs one BTC/USDC pair with the given takers config for `ms`; background off. */
 function run(

@@ -7,7 +7,7 @@ import type { SimResponse } from '../../../src/sim/router/types.js';
 import type { SimConfigInput } from '../../../src/sim/sim-config.js';
 import { SimVenue } from '../../../src/sim/sim-venue.js';
 import { type Order, OrderBook, PrepareOrderData, type SigningEnvelope } from '../../../src/venue/schemas.js';
-import { type TestKey, makeTestKey, registerTestAccount, testSimConfig } from '../../helpers/sim-harness.js';
+import { type TestKey, makeTestKey, registerTestAccount, testSimConfig } from '../../support/sim-harness.js';
 
 /** The fixed start of fake time in these tests. */
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z');

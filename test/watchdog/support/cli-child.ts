@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onLines } from '../../helpers/line-reader.js';
+import { onLines } from '../../support/line-reader.js';
 
 /**
  * The real `ledger-mm` CLI as a child process. Node 20 cannot run TypeScript and no TS runner is

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onLines } from '../../../helpers/line-reader.js';
+import { onLines } from '../../../support/line-reader.js';
 
 /**
  * Child processes for the lock and crash tests. Node 20 cannot run TypeScript, and no TS runner
@@ -23,7 +23,7 @@ export function canUnshareUts(): boolean {
   return r.status === 0;
 }
 
-/** Bundles `test/orders/journal/fixtures/<name>.ts`; returns the .mjs path and a cleanup. */
+/** Bundles `test/orders/journal/support/<name>.ts`; returns the .mjs path and a cleanup. */
 export async function bundleFixture(name: string): Promise<{ file: string; dispose: () => void }> {
   // rolldown is a transitive dependency (via vitest → vite); typed loosely on purpose.
   const rolldown = (await import('rolldown')) as {
@@ -38,7 +38,7 @@ export async function bundleFixture(name: string): Promise<{ file: string; dispo
     'better-sqlite3-v12': resolve('better-sqlite3-v12'),
   };
   await rolldown.build({
-    input: path.join(here, '..', 'fixtures', `${name}.ts`),
+    input: path.join(here, `${name}.ts`),
     cwd: repoRoot,
     platform: 'node',
     logLevel: 'warn',

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { systemClock, type Clock } from '../../src/core/clock.js';
-import { VenueClient } from '../../src/venue/client.js';
-import { VenueError } from '../../src/venue/errors.js';
-import type { VenueClientOptions } from '../../src/venue/client-options.js';
-import type { PrepareOrderBody, SubmitBody } from '../../src/venue/schemas.js';
-import type { Transport, TransportRequest, TransportResponse } from '../../src/venue/transport.js';
-import { UndiciTransport } from '../../src/venue/undici-transport.js';
-import { StubServer } from '../helpers/stub-server.js';
+import { systemClock, type Clock } from '../../../src/core/clock.js';
+import { VenueClient } from '../../../src/venue/client.js';
+import { VenueError } from '../../../src/venue/errors.js';
+import type { VenueClientOptions } from '../../../src/venue/client-options.js';
+import type { PrepareOrderBody, SubmitBody } from '../../../src/venue/schemas.js';
+import type { Transport, TransportRequest, TransportResponse } from '../../../src/venue/transport.js';
+import { UndiciTransport } from '../../../src/venue/undici-transport.js';
+import { StubServer } from '../../support/stub-server.js';
 
 /** Sample wire data shared by the venue tests. */
 

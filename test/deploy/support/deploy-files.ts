@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const KUBERNETES_DIR = path.join(ROOT, 'deploy/kubernetes');
 
 /** `shutdown.graceMs` of config/default.json and of config/paper.json (its own, else the default). */

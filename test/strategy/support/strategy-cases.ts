@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 
-import type { DeepPartial, PairStrategyConfig } from '../../src/config/sections/strategy.js';
-import type { BalanceView, OwnOrderView, PairMarket } from '../../src/market/market-snapshot.js';
-import { computeQuotes } from '../../src/strategy/strategy.js';
+import type { DeepPartial, PairStrategyConfig } from '../../../src/config/sections/strategy.js';
+import type { BalanceView, OwnOrderView, PairMarket } from '../../../src/market/market-snapshot.js';
+import { computeQuotes } from '../../../src/strategy/strategy.js';
 import { PAIR, bal, market, params, show, snapshot } from './fixtures.js';
 
 /** The table runner of the `computeQuotes` tests: one pair, BTC/USDC, mid 100 by default. */

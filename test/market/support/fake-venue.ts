@@ -1,8 +1,8 @@
-import { sleep } from '../../src/core/clock.js';
-import type { Clock } from '../../src/core/clock.js';
-import type { MarketVenue } from '../../src/market/market-pollers.js';
-import type { OrderBookQuery, TradesQuery } from '../../src/venue/endpoints.js';
-import type { Account, Balance, OrderBook, Pair, PublicTrade } from '../../src/venue/schemas.js';
+import { sleep } from '../../../src/core/clock.js';
+import type { Clock } from '../../../src/core/clock.js';
+import type { MarketVenue } from '../../../src/market/market-pollers.js';
+import type { OrderBookQuery, TradesQuery } from '../../../src/venue/endpoints.js';
+import type { Account, Balance, OrderBook, Pair, PublicTrade } from '../../../src/venue/schemas.js';
 
 /** One recorded call of the fake venue. */
 export interface FakeCall {

@@ -1,12 +1,12 @@
-import { Dec } from '../../src/core/decimal.js';
+import { Dec } from '../../../src/core/decimal.js';
 import type {
   AccountView,
   BookView,
   MarketSnapshot,
   OwnOrderView,
   PairMarket,
-} from '../../src/market/market-snapshot.js';
-import { evaluate, initialRiskState } from '../../src/risk/risk-gate.js';
+} from '../../../src/market/market-snapshot.js';
+import { evaluate, initialRiskState } from '../../../src/risk/risk-gate.js';
 import type {
   CancelAction,
   PlaceAction,
@@ -14,10 +14,10 @@ import type {
   RiskParams,
   RiskState,
   RiskVerdict,
-} from '../../src/risk/risk-types.js';
-import type { Action } from '../../src/strategy/quote-types.js';
-import { slotId } from '../../src/strategy/quote-types.js';
-import type { Side } from '../../src/core/order-terms.js';
+} from '../../../src/risk/risk-types.js';
+import type { Action } from '../../../src/strategy/quote-types.js';
+import { slotId } from '../../../src/strategy/quote-types.js';
+import type { Side } from '../../../src/core/order-terms.js';
 
 /** Noon UTC, so a day boundary is 12 h away. */
 export const T0 = Date.UTC(2024, 0, 15, 12, 0, 0);

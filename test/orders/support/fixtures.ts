@@ -1,6 +1,11 @@
-import { Dec, dec } from '../../src/core/decimal.js';
-import type { Order } from '../../src/venue/schemas.js';
-import { PREPARED_TX_LIFETIME_MS, apply, currentContractId, newIntent } from '../../src/orders/fsm/index.js';
+import { Dec, dec } from '../../../src/core/decimal.js';
+import type { Order } from '../../../src/venue/schemas.js';
+import {
+  PREPARED_TX_LIFETIME_MS,
+  apply,
+  currentContractId,
+  newIntent,
+} from '../../../src/orders/fsm/index.js';
 import type {
   IntentInput,
   OrderEcho,
@@ -10,7 +15,7 @@ import type {
   OrderState,
   TrackedOrder,
   VenueSnapshot,
-} from '../../src/orders/fsm/index.js';
+} from '../../../src/orders/fsm/index.js';
 
 /** Shared builders for the order tests: a canonical order in every state, and default events. */
 

@@ -1,8 +1,8 @@
 import * as FakeTimers from '@sinonjs/fake-timers';
-import { fakeClock, type Clock } from '../../../src/core/clock.js';
-import { Dec, ZERO, toWire } from '../../../src/core/decimal.js';
-import type { MarketPort } from '../../../src/sim/market/market-port.js';
-import type { Side } from '../../../src/core/order-terms.js';
+import { fakeClock, type Clock } from '../../../../src/core/clock.js';
+import { Dec, ZERO, toWire } from '../../../../src/core/decimal.js';
+import type { MarketPort } from '../../../../src/sim/market/market-port.js';
+import type { Side } from '../../../../src/core/order-terms.js';
 
 /** One recorded `takeLiquidity` call. */
 export interface TakeCall {

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 
 import { afterEach } from 'vitest';
 
-import { ConfigError, type ConfigIssue } from '../../src/config/errors.js';
-import { type LoadConfigOptions } from '../../src/config/load.js';
-import { errorOf } from '../helpers/thrown.js';
+import { ConfigError, type ConfigIssue } from '../../../src/config/errors.js';
+import { type LoadConfigOptions } from '../../../src/config/load.js';
+import { errorOf } from '../../support/thrown.js';
 
 /** A scratch working directory per test, removed afterwards. */
 export function useTmpDir(): () => string {

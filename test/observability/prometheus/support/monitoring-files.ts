@@ -1,20 +1,20 @@
 /**
  * What the tests of the deploy/ monitoring files read: the files' paths, the alert rules and the
  * dashboard taken apart, the daemon's metric catalogue, and Prometheus's HTTP API. Finding and
- * running the tools themselves is `test/helpers/monitoring-stack.ts`.
+ * running the tools themselves is `test/support/monitoring-stack.ts`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { benchView, populate } from '../../../src/observability/bench.js';
-import { createWatchdogMetrics } from '../../../src/watchdog/watchdog-metrics.js';
-import { createMetrics } from '../../../src/observability/create-metrics.js';
-import { registerStateCollector } from '../../../src/observability/state-collector.js';
-import { parseExposition } from '../exposition.js';
+import { benchView, populate } from '../../../../src/observability/bench.js';
+import { createWatchdogMetrics } from '../../../../src/watchdog/watchdog-metrics.js';
+import { createMetrics } from '../../../../src/observability/create-metrics.js';
+import { registerStateCollector } from '../../../../src/observability/state-collector.js';
+import { parseExposition } from '../../support/exposition.js';
 
 /** The repository root. */
-export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const DEPLOY = path.join(ROOT, 'deploy');
 export const ALERTS_FILE = path.join(DEPLOY, 'prometheus/alerts.yml');
 export const PROMETHEUS_CONFIG_FILE = path.join(DEPLOY, 'prometheus/prometheus.yml');
@@ -33,7 +33,7 @@ export function runbookSections(): Map<string, string> {
   }
   return out;
 }
-export const ALERT_UNIT_TESTS_FILE = fileURLToPath(new URL('./alerts.test.yml', import.meta.url));
+export const ALERT_UNIT_TESTS_FILE = fileURLToPath(new URL('../alerts.test.yml', import.meta.url));
 
 /**
  * alerts.yml without its `annotations:` blocks. promtool's rule unit tests compare annotations

@@ -1,22 +1,22 @@
-import { defaultsOf } from '../../src/config/define.js';
+import { defaultsOf } from '../../../src/config/define.js';
 import {
   type DeepPartial,
   type PairStrategyConfig,
   type StrategyConfig,
   strategySchema,
-} from '../../src/config/sections/strategy.js';
-import { Dec } from '../../src/core/decimal.js';
+} from '../../../src/config/sections/strategy.js';
+import { Dec } from '../../../src/core/decimal.js';
 import type {
   BalanceView,
   BookView,
   MarketSnapshot,
   OwnOrderView,
   PairMarket,
-} from '../../src/market/market-snapshot.js';
-import { pairConfig } from '../../src/config/sections/strategy-rules.js';
-import { type PairStrategyParams, type StrategyParams, toPairParams } from '../../src/strategy/params.js';
-import { type DesiredQuote, type QuoteTolerance, slotId } from '../../src/strategy/quote-types.js';
-import type { Side } from '../../src/core/order-terms.js';
+} from '../../../src/market/market-snapshot.js';
+import { pairConfig } from '../../../src/config/sections/strategy-rules.js';
+import { type PairStrategyParams, type StrategyParams, toPairParams } from '../../../src/strategy/params.js';
+import { type DesiredQuote, type QuoteTolerance, slotId } from '../../../src/strategy/quote-types.js';
+import type { Side } from '../../../src/core/order-terms.js';
 
 /** Shared builders for the strategy tables. Time is fixed: NOW. */
 
