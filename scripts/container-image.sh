@@ -216,7 +216,7 @@ store="$prefix-store"
 sim_vol="$prefix-sim"
 cleanup() {
   [ "$keep" -eq 1 ] && { echo "container-image: --keep: containers, volumes and $net left in place"; return; }
-  podman ps -a --format '{{.Names}}' | grep "^$prefix-" | xargs -r podman rm --depend -f -t 0 >/dev/null 2>&1 || true
+  podman ps -a --format '{{.Names}}' | grep "^$prefix-" | xargs -r podman rm --volumes --depend -f -t 0 >/dev/null 2>&1 || true
   podman volume ls --format '{{.Name}}' | grep "^$prefix-" | xargs -r podman volume rm -f >/dev/null 2>&1 || true
   podman network rm -f "$net" >/dev/null 2>&1 || true
 }
@@ -286,7 +286,7 @@ old_host="$(podman inspect --format '{{.Config.Hostname}}' "$prefix-daemon")"
 no_timer_noise podman kill "$prefix-daemon" >/dev/null
 podman wait "$prefix-daemon" >/dev/null 2>&1 || true
 ok "killed (SIGKILL) $prefix-daemon, host $old_host, exit $(podman inspect --format '{{.State.ExitCode}}' "$prefix-daemon")"
-no_timer_noise podman rm "$prefix-daemon" >/dev/null
+no_timer_noise podman rm --volumes "$prefix-daemon" >/dev/null
 run_daemon "$prefix-daemon2" paper
 wait_for 120 "/readyz 200" ready || { logs_of "$prefix-daemon2"; die "the new container never got ready"; }
 new_host="$(podman inspect --format '{{.Config.Hostname}}' "$prefix-daemon2")"
@@ -303,7 +303,7 @@ code="$(podman inspect --format '{{.State.ExitCode}}' "$prefix-daemon2")"
 [ "$code" = 0 ] || { logs_of "$prefix-daemon2"; die "exit code $code after podman stop"; }
 [ "$stop_s" -lt "$paper_grace_s" ] || die "the stop took $stop_s s, the grace is $paper_grace_s s"
 ok "exit 0 after $stop_s s; last line: $(podman logs "$prefix-daemon2" 2>&1 | tail -n 1 | cut -c1-160)"
-no_timer_noise podman rm "$prefix-daemon2" >/dev/null
+no_timer_noise podman rm --volumes "$prefix-daemon2" >/dev/null
 
 # ---------------------------------------------------------------------------------------------
 # The watchdog needs a venue it can cancel on: the image's simulated venue in its own container,
@@ -365,7 +365,7 @@ wait_for 90 "the watchdog cancelled the daemon's orders" wd_cleared ||
 cancelled="$(wd_metric ledger_mm_watchdog_orders_cancelled_total)"
 [ "$cancelled" -ge 1 ] || die "the watchdog cancelled $cancelled orders"
 ok "podman kill of the daemon ($open_before orders open): the watchdog triggered $(wd_metric ledger_mm_watchdog_triggers_total) time(s), cancelled $cancelled order(s), $(wd_metric ledger_mm_watchdog_resting_orders) resting, cleared in $(wd_metric ledger_mm_watchdog_last_clear_seconds) s"
-no_timer_noise podman rm "$prefix-run" >/dev/null
+no_timer_noise podman rm --volumes "$prefix-run" >/dev/null
 step "a new daemon container on the killed one's volume: it recovers its orders, the watchdog stands down"
 start_run "$prefix-run2"
 wait_for 120 "the new daemon's /readyz 200" run_ready || { logs_of "$prefix-run2"; die "the new daemon never got ready"; }
@@ -383,7 +383,7 @@ t0=$SECONDS
 no_timer_noise podman stop "$prefix-watchdog" >/dev/null
 [ "$(podman inspect --format '{{.State.ExitCode}}' "$prefix-watchdog")" = 0 ] || die "the watchdog's exit code after podman stop is not 0"
 ok "podman stop of the watchdog: exit 0 after $((SECONDS - t0)) s"
-no_timer_noise podman rm --depend -f -t 0 "$prefix-sim" >/dev/null
+no_timer_noise podman rm --volumes --depend -f -t 0 "$prefix-sim" >/dev/null
 podman volume rm -f "$prefix-run-store" "$prefix-watchdog-store" >/dev/null
 
 # ---------------------------------------------------------------------------------------------
@@ -412,6 +412,8 @@ chown 1000:1000 "$cdir/deploy/secrets/api-key"
 compose() { (cd "$cdir/deploy" && podman-compose -p "$project" --podman-run-args "${ulimits[*]}" -f docker-compose.yml "$@") >>"$cdir/compose.log" 2>&1; }
 compose_cleanup() {
   compose down -v -t 5 || true
+  # podman-compose 1.0.3 leaves its network and the containers' anonymous volumes behind.
+  podman network rm -f "${project}_default" >/dev/null 2>&1 || true
   podman rmi localhost/ledger-mm:local >/dev/null 2>&1 || true
   rm -rf "$cdir"
 }
