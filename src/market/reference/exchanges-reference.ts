@@ -39,7 +39,7 @@ export interface PairSources {
   readonly settings: ExchangesSettings;
 }
 
-/** Options of {@link ExchangesReference.create}. */
+/** Options of {@link ExchangesReference}. */
 export interface ExchangesReferenceOptions {
   readonly pairs: readonly PairSources[];
   readonly clock: Clock;
@@ -103,25 +103,22 @@ export class ExchangesReference {
   private watch: Promise<void> | null = null;
   private startedAt = 0;
 
-  private constructor(private readonly opts: ExchangesReferenceOptions) {}
-
   /**
-   * Builds the streams of `opts.pairs` (loading ccxt and the exchanges they name).
+   * Builds the streams of `opts.pairs` (not started; ccxt is loaded when they start).
    *
    * @throws Error when a conversion leg does not link a source's quote currency to the pair's.
    */
-  static async create(opts: ExchangesReferenceOptions): Promise<ExchangesReference> {
-    const ref = new ExchangesReference(opts);
-    for (const p of opts.pairs) await ref.add(p);
-    return ref;
+  constructor(private readonly opts: ExchangesReferenceOptions) {
+    for (const p of opts.pairs) this.add(p);
   }
 
-  private async stream(exchange: string, symbol: string, s: ExchangesSettings): Promise<TickerStream> {
+  private stream(exchange: string, symbol: string, s: ExchangesSettings): TickerStream {
     const id = sourceId({ exchange, symbol });
     const known = this.streams.get(id);
     if (known !== undefined) return known;
     const stream = new TickerStream({
-      exchange: await this.opts.exchanges(exchange),
+      exchangeId: exchange,
+      exchange: () => this.opts.exchanges(exchange),
       symbol,
       clock: this.opts.clock,
       websocket: s.websocket,
@@ -133,7 +130,7 @@ export class ExchangesReference {
     return stream;
   }
 
-  private async add(p: PairSources): Promise<void> {
+  private add(p: PairSources): void {
     const pairQuote = quoteOf(p.pair);
     const sources: Array<PairEntry['sources'][number]> = [];
     for (const src of p.settings.sources) {
@@ -145,12 +142,12 @@ export class ExchangesReference {
             `${p.pair}: the conversion leg ${sourceId(src.convert)} of ${sourceId(src)} does not link ${quoteOf(src.symbol)} to ${pairQuote}`,
           );
         }
-        leg = { stream: await this.stream(src.convert.exchange, src.convert.symbol, p.settings), divide };
+        leg = { stream: this.stream(src.convert.exchange, src.convert.symbol, p.settings), divide };
       }
       sources.push({
         id: sourceId(src),
         weight: src.weight ?? 1,
-        stream: await this.stream(src.exchange, src.symbol, p.settings),
+        stream: this.stream(src.exchange, src.symbol, p.settings),
         leg,
       });
     }
@@ -187,8 +184,9 @@ export class ExchangesReference {
     }));
   }
 
-  /** Starts every stream, and the watch that notices sources going stale between prices. */
+  /** Starts every stream, and the watch that notices sources going stale between prices. Idempotent. */
   start(): void {
+    if (this.watch !== null) return;
     this.startedAt = this.opts.clock.now();
     for (const s of this.streams.values()) s.start();
     const every = Math.max(100, Math.min(1_000, ...this.entries.map((e) => e.settings.maxAgeMs / 4)));
@@ -278,4 +276,21 @@ export class ExchangesReference {
       };
     });
   }
+}
+
+/**
+ * The exchanges reference of the pairs whose `reference.source` is "exchanges", or null when
+ * none is (nothing is built, ccxt is never loaded). A change of the sources takes a restart.
+ */
+export function exchangesReferenceOf(
+  pairs: ReadonlyArray<{
+    readonly pair: string;
+    readonly source: string;
+    readonly settings: ExchangesSettings;
+  }>,
+  opts: Omit<ExchangesReferenceOptions, 'pairs'>,
+): ExchangesReference | null {
+  const used = pairs.filter((p) => p.source === 'exchanges');
+  if (used.length === 0) return null;
+  return new ExchangesReference({ ...opts, pairs: used.map(({ pair, settings }) => ({ pair, settings })) });
 }

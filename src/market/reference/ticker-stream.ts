@@ -38,7 +38,10 @@ export type StreamMode = 'starting' | 'websocket' | 'rest' | 'closed';
 
 /** Options of {@link TickerStream}. */
 export interface TickerStreamOptions {
-  readonly exchange: TickerExchange;
+  /** The ccxt id of the exchange (`binance`). */
+  readonly exchangeId: string;
+  /** The exchange instance, made on first use (ccxt is loaded then). */
+  readonly exchange: () => Promise<TickerExchange>;
   readonly symbol: string;
   readonly clock: Clock;
   readonly websocket: boolean;
@@ -78,7 +81,7 @@ export class TickerStream {
 
   /** `exchange:symbol`. */
   get id(): string {
-    return `${this.opts.exchange.id}:${this.opts.symbol}`;
+    return `${this.opts.exchangeId}:${this.opts.symbol}`;
   }
 
   /** The last price received (null before the first). */
@@ -107,22 +110,29 @@ export class TickerStream {
     this.modeNow = 'closed';
   }
 
-  private get canWatch(): boolean {
-    const has = this.opts.exchange.has['watchTicker'];
-    return (
-      this.opts.websocket &&
-      (has === true || has === 'emulated') &&
-      this.opts.exchange.watchTicker !== undefined
-    );
+  private static canWatch(ex: TickerExchange, websocket: boolean): boolean {
+    const has = ex.has['watchTicker'];
+    return websocket && (has === true || has === 'emulated') && ex.watchTicker !== undefined;
   }
 
   private async run(signal: AbortSignal): Promise<void> {
     let wsAfter = 0;
+    let exchange: TickerExchange | null = null;
+    while (exchange === null) {
+      try {
+        exchange = await this.bounded(this.opts.exchange, signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        this.failed(error);
+        await sleep(this.opts.clock, this.opts.pollIntervalMs, signal).catch(() => undefined);
+        if (signal.aborted) return;
+      }
+    }
+    const ex: TickerExchange = exchange;
     while (!signal.aborted) {
-      const useWs = this.canWatch && this.opts.clock.now() >= wsAfter;
+      const useWs = TickerStream.canWatch(ex, this.opts.websocket) && this.opts.clock.now() >= wsAfter;
       this.modeNow = useWs ? 'websocket' : 'rest';
       try {
-        const ex = this.opts.exchange;
         if (this.markets !== 'loaded') {
           const reload = this.markets === 'failed';
           this.markets = 'failed';
@@ -140,8 +150,7 @@ export class TickerStream {
         this.opts.onPrice(this.last);
       } catch (error) {
         if (signal.aborted) break;
-        this.errorCount++;
-        this.opts.onError?.(error);
+        this.failed(error);
         if (useWs && this.markets === 'loaded') {
           this.wsFailures++;
           const backoff = Math.min(
@@ -156,6 +165,11 @@ export class TickerStream {
         await sleep(this.opts.clock, this.opts.pollIntervalMs, signal).catch(() => undefined);
       }
     }
+  }
+
+  private failed(error: unknown): void {
+    this.errorCount++;
+    this.opts.onError?.(error);
   }
 
   /** `call()` with the stream's signal and `timeoutMs`; a call abandoned on timeout settles unobserved. */

@@ -43,7 +43,8 @@ async function openStream(websocket: boolean, symbol = 'BTC/USDT') {
   const waiters: Array<(p: BookPrice) => void> = [];
   const errors: unknown[] = [];
   const stream = new TickerStream({
-    exchange: await factory()('binance'),
+    exchangeId: 'binance',
+    exchange: () => factory()('binance'),
     symbol,
     clock: systemClock,
     websocket,
@@ -125,7 +126,7 @@ describe('the exchanges reference over ccxt', () => {
     const got: SourceReading[][] = [];
     let resolveBoth!: () => void;
     const both = new Promise<void>((r) => (resolveBoth = r));
-    const ref = await ExchangesReference.create({
+    const ref = new ExchangesReference({
       clock: systemClock,
       exchanges: factory(),
       pairs: [
