@@ -3,7 +3,7 @@ import type { MmConfig } from '../config/schema.js';
 import { MarketState, createMarketPollers, type MarketPollers } from '../market/index.js';
 import type { MarketStateOptions } from '../market/market-state.js';
 import type { Logger } from '../logging/logger.js';
-import { ccxtExchangeFactory } from '../market/reference/ccxt-exchanges.js';
+import { type ExchangeFactory, ccxtExchangeFactory } from '../market/reference/ccxt-exchanges.js';
 import { type ExchangesReference, exchangesReferenceOf } from '../market/reference/exchanges-reference.js';
 import { pairConfig } from '../config/sections/strategy-rules.js';
 import { toPairParams } from '../strategy/params.js';
@@ -48,6 +48,8 @@ export function createMarketFeed(opts: {
   readonly onBalances: (at: number) => void;
   readonly onError: (poller: string, error: unknown) => void;
   readonly logger?: Logger;
+  /** Makes the ccxt exchanges of the "exchanges" reference; default ccxt's own (tests inject). */
+  readonly exchanges?: ExchangeFactory;
 }): MarketFeed {
   const { config } = opts;
   const state = new ObservedMarketState(
@@ -61,7 +63,8 @@ export function createMarketFeed(opts: {
     }),
     {
       clock: opts.clock,
-      exchanges: ccxtExchangeFactory({ timeoutMs: config.strategy.defaults.exchanges.timeoutMs }),
+      exchanges:
+        opts.exchanges ?? ccxtExchangeFactory({ timeoutMs: config.strategy.defaults.exchanges.timeoutMs }),
       onReadings: (pair, readings) => state.setSources(pair, readings),
       ...(opts.logger === undefined ? {} : { log: opts.logger }),
       venueMid: (pair) => {
