@@ -27,6 +27,12 @@ export interface BinanceStub {
   down: boolean;
   /** When true, WebSocket connections are refused. */
   wsDown: boolean;
+  /** Spot balances of the signed `GET /api/v3/account`. */
+  readonly balances: Map<string, string>;
+  /** Orders received by the signed `POST /api/v3/order`, by client order id. */
+  readonly orders: Map<string, Record<string, unknown>>;
+  /** When true, `POST /api/v3/order` answers -2010 (insufficient balance). */
+  noFunds: boolean;
   /** Drops every open WebSocket connection. */
   dropSockets(): void;
   close(): Promise<void>;
@@ -60,13 +66,35 @@ export async function startBinanceStub(markets: readonly StubMarket[]): Promise<
   const stub = {
     down: false,
     wsDown: false,
+    noFunds: false,
+    balances: new Map<string, string>(),
+    orders: new Map<string, Record<string, unknown>>(),
     requests,
     subscriptions,
-  } as { down: boolean; wsDown: boolean; requests: string[]; subscriptions: string[] };
+  } as {
+    down: boolean;
+    wsDown: boolean;
+    noFunds: boolean;
+    balances: Map<string, string>;
+    orders: Map<string, Record<string, unknown>>;
+    requests: string[];
+    subscriptions: string[];
+  };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    requests.push(url.pathname);
+    requests.push(`${req.method === 'GET' ? '' : `${req.method} `}${url.pathname}`);
+    if (
+      req.method === 'POST' ||
+      url.pathname === '/api/v3/order' ||
+      url.pathname === '/api/v3/openOrders' ||
+      url.pathname === '/api/v3/account'
+    ) {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => signed(req.method ?? 'GET', url, new URLSearchParams(body), res));
+      return;
+    }
     res.setHeader('content-type', 'application/json');
     if (stub.down) {
       res.statusCode = 503;
@@ -88,6 +116,74 @@ export async function startBinanceStub(markets: readonly StubMarket[]): Promise<
     res.statusCode = 400;
     res.end('{"code":-1121,"msg":"Invalid symbol."}');
   });
+  /** The signed endpoints: orders and the account (signatures are not checked). */
+  function signed(method: string, url: URL, body: URLSearchParams, res: http.ServerResponse): void {
+    const q = method === 'POST' ? body : url.searchParams;
+    const send = (status: number, json: unknown): void => {
+      res.statusCode = status;
+      res.end(JSON.stringify(json));
+    };
+    if (url.pathname === '/api/v3/account') {
+      send(200, {
+        balances: [...stub.balances].map(([asset, free]) => ({ asset, free, locked: '0' })),
+        accountType: 'SPOT',
+        permissions: ['SPOT'],
+      });
+      return;
+    }
+    if (url.pathname === '/api/v3/openOrders') {
+      send(200, []);
+      return;
+    }
+    if (method === 'GET' && url.pathname === '/api/v3/order') {
+      const o = stub.orders.get(q.get('origClientOrderId') ?? '');
+      if (o === undefined) send(400, { code: -2013, msg: 'Order does not exist.' });
+      else send(200, o);
+      return;
+    }
+    if (method === 'POST' && url.pathname === '/api/v3/order') {
+      if (stub.noFunds) {
+        send(400, { code: -2010, msg: 'Account has insufficient balance for requested action.' });
+        return;
+      }
+      const id = q.get('symbol') ?? '';
+      const side = q.get('side') ?? '';
+      const limit = Number(q.get('price'));
+      const market = Number(prices.get(id));
+      const fills = side === 'BUY' ? market <= limit : market >= limit;
+      const qty = q.get('quantity') ?? '0';
+      const executed = fills ? qty : '0';
+      const order = {
+        symbol: id,
+        orderId: stub.orders.size + 1,
+        clientOrderId: q.get('newClientOrderId'),
+        transactTime: 0,
+        price: q.get('price'),
+        origQty: qty,
+        executedQty: executed,
+        cummulativeQuoteQty: String(Number(executed) * market),
+        status: fills ? 'FILLED' : 'EXPIRED',
+        timeInForce: q.get('timeInForce'),
+        type: 'LIMIT',
+        side,
+        fills: fills
+          ? [
+              {
+                price: String(market),
+                qty: executed,
+                commission: String(Number(executed) * market * 0.0005),
+                commissionAsset: 'USDT',
+              },
+            ]
+          : [],
+      };
+      stub.orders.set(String(order.clientOrderId), order);
+      send(200, order);
+      return;
+    }
+    send(404, { code: -1, msg: 'not here' });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
@@ -123,7 +219,11 @@ export async function startBinanceStub(markets: readonly StubMarket[]): Promise<
 
   return Object.assign(stub, {
     urls: {
-      api: { public: `http://127.0.0.1:${port}/api/v3`, ws: { spot: `ws://127.0.0.1:${wsPort}/ws` } },
+      api: {
+        public: `http://127.0.0.1:${port}/api/v3`,
+        private: `http://127.0.0.1:${port}/api/v3`,
+        ws: { spot: `ws://127.0.0.1:${wsPort}/ws` },
+      },
     },
     setPrice(id: string, price: string): void {
       prices.set(id, price);
