@@ -6,8 +6,9 @@
  * tries the WebSocket again after a backoff that doubles per failure (up to `maxBackoffMs`) and
  * goes back to it on its first price. The exchange's markets are loaded first; a failed load is
  * retried with ccxt's `reload` (ccxt otherwise hands the same failed promise back forever). The price is the ticker's mid when it has both bid and
- * ask, else its last trade. `at` is the time it was received on the injected clock (an
- * exchange's own timestamps need not agree with ours).
+ * ask, else its last trade. `at` is the exchange's timestamp of the data when it is plausible,
+ * else the time it was received ({@link tickerTime}), so a feed that answers but no longer
+ * updates goes stale. An exchange clock behind ours makes its prices look that much older.
  *
  * Every wait has the stream's AbortSignal and a timeout. ccxt's own promises cannot be aborted:
  * a call that times out is left to settle on its own (its result is dropped).
@@ -21,6 +22,8 @@ export interface TickerLike {
   readonly bid?: number | undefined;
   readonly ask?: number | undefined;
   readonly last?: number | undefined;
+  /** The exchange's time of the data, ms since the epoch. */
+  readonly timestamp?: number | undefined;
 }
 
 /** The part of a ccxt exchange the streams use (a ccxt.pro instance satisfies it). */
@@ -61,6 +64,21 @@ export function tickerPrice(t: TickerLike): Dec | null {
   if (ok(t.bid) && ok(t.ask) && t.ask >= t.bid) return new Dec(String(t.bid)).plus(String(t.ask)).div(2);
   if (ok(t.last)) return new Dec(String(t.last));
   return null;
+}
+
+/** A day: an exchange time older than this is not believed (a placeholder, a broken clock). */
+const PLAUSIBLE_MS = 86_400_000;
+
+/**
+ * When the ticker's data is from: the exchange's own timestamp when it is plausible (within the
+ * last day, not in the future), else the time it was received. An exchange that keeps answering
+ * with data that no longer updates (a frozen feed) thereby ages and goes stale.
+ */
+export function tickerTime(t: TickerLike, receivedAt: number): number {
+  const ts = t.timestamp;
+  if (typeof ts === 'number' && Number.isFinite(ts) && ts <= receivedAt && ts > receivedAt - PLAUSIBLE_MS)
+    return ts;
+  return receivedAt;
 }
 
 /** One exchange book's price stream. */
@@ -145,7 +163,7 @@ export class TickerStream {
         );
         const price = tickerPrice(t);
         if (price === null) throw new Error(`${this.id}: ticker without a usable price`);
-        this.last = { price, at: this.opts.clock.now() };
+        this.last = { price, at: tickerTime(t, this.opts.clock.now()) };
         if (useWs) this.wsFailures = 0;
         this.opts.onPrice(this.last);
       } catch (error) {

@@ -10,7 +10,7 @@ import { fakeClock } from '../../../src/core/clock.js';
 import { Dec } from '../../../src/core/decimal.js';
 import type { SourceReading } from '../../../src/market/reference/combine-sources.js';
 import { ExchangesReference } from '../../../src/market/reference/exchanges-reference.js';
-import { type TickerExchange, tickerPrice } from '../../../src/market/reference/ticker-stream.js';
+import { type TickerExchange, tickerPrice, tickerTime } from '../../../src/market/reference/ticker-stream.js';
 
 /** A REST-only exchange whose price per symbol the test sets; null: the call fails. */
 function scripted(id: string, prices: Map<string, number | null>): TickerExchange {
@@ -155,5 +155,17 @@ describe('tickerPrice', () => {
     [{ bid: Number.NaN, ask: 1 }, null],
   ])('%o → %s', (t, want) => {
     expect(tickerPrice(t)?.toFixed() ?? null).toBe(want);
+  });
+});
+
+describe('tickerTime', () => {
+  const NOW = 1_800_000_000_000;
+  it.each([
+    ['the exchange time when plausible (a frozen feed ages)', NOW - 30_000, NOW - 30_000],
+    ['no timestamp: received now', undefined, NOW],
+    ['in the future: received now', NOW + 5_000, NOW],
+    ['a placeholder (0): received now', 0, NOW],
+  ])('%s', (_name, ts, want) => {
+    expect(tickerTime({ last: 1, timestamp: ts }, NOW)).toBe(want);
   });
 });
