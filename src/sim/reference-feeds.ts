@@ -50,10 +50,10 @@ export class SimReferenceFeeds {
       const now = this.o.clock.now();
       if (rng.chance(spec.failRate)) throw new Error(`${id}: simulated outage`);
       const frozen = spec.freeze !== undefined && now >= spec.freeze.from && now < spec.freeze.to;
-      const at = (frozen ? spec.freeze!.from : now) - spec.lagMs;
+      const at = (frozen ? spec.freeze.from : now) - spec.lagMs;
       const jumping = spec.jump !== undefined && now >= spec.jump.from && now < spec.jump.to;
       const noise = frozen ? 0 : rng.normal() * spec.noiseBps;
-      const bps = noise + (jumping ? spec.jump!.bps : 0);
+      const bps = noise + (jumping ? spec.jump.bps : 0);
       const p = this.o.path(at) * Math.exp(bps / 10_000);
       return { bid: p, ask: p, last: p, timestamp: at };
     };
