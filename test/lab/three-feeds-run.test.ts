@@ -16,5 +16,8 @@ describe('the three-feeds run', () => {
     expect(r.withReference).toBeLessThan(3_700);
     expect(r.noReferenceInFaults).toBeGreaterThan(3_500);
     expect(r.maxAbsErrorBps).toBeLessThan(10);
+    // The frozen feed goes stale maxAgeMs (5 s) into its freeze; the jump is caught at once.
+    expect(r.frozenStale).toBeGreaterThan(3_590);
+    expect(r.jumpOutlier).toBeGreaterThan(3_590);
   }, 60_000);
 });

@@ -40,6 +40,10 @@ export interface ThreeFeedsResult {
   readonly frozenUsed: number;
   /** Seconds the jumping feed was used while it jumped (must be 0). */
   readonly jumpUsed: number;
+  /** Seconds of the freeze during which the frozen feed was judged stale. */
+  readonly frozenStale: number;
+  /** Seconds of the jump during which the jumping feed was judged an outlier. */
+  readonly jumpOutlier: number;
   readonly meanAbsErrorBps: number;
   readonly maxAbsErrorBps: number;
   /** Seconds without a reference inside and outside the fault windows. */
@@ -113,6 +117,8 @@ export async function runThreeFeeds(o: ThreeFeedsOptions): Promise<ThreeFeedsRes
   let offMedian = 0;
   let frozenUsed = 0;
   let jumpUsed = 0;
+  let frozenStale = 0;
+  let jumpOutlier = 0;
   let errSum = 0;
   let errMax = 0;
   let noRefFaults = 0;
@@ -125,6 +131,8 @@ export async function runThreeFeeds(o: ThreeFeedsOptions): Promise<ThreeFeedsRes
     const state = (id: string): string | undefined => c.verdicts.find((v) => v.id === id)?.state;
     if (state('simb:BTC/USDC') === 'used' && now >= freeze.from + s.maxAgeMs && now < freeze.to) frozenUsed++;
     if (state('simc:BTC/USDC') === 'used' && now >= jump.from + 2_000 && now < jump.to) jumpUsed++;
+    if (state('simb:BTC/USDC') === 'stale' && now >= freeze.from && now < freeze.to) frozenStale++;
+    if (state('simc:BTC/USDC') === 'outlier' && now >= jump.from && now < jump.to) jumpOutlier++;
     if (!c.ok) {
       const inFault =
         (now >= freeze.from && now < freeze.to + 10_000) || (now >= jump.from && now < jump.to + 10_000);
@@ -152,6 +160,8 @@ export async function runThreeFeeds(o: ThreeFeedsOptions): Promise<ThreeFeedsRes
     offMedian,
     frozenUsed,
     jumpUsed,
+    frozenStale,
+    jumpOutlier,
     meanAbsErrorBps: withReference === 0 ? 0 : errSum / withReference,
     maxAbsErrorBps: errMax,
     noReferenceInFaults: noRefFaults,
