@@ -137,6 +137,31 @@ describe('hedge crash recovery: never a doubled hedge', () => {
     );
   });
 
+  it('killed at any moment of a tick (every 50 ms), then restarted: exactly one hedge reaches the venue', async () => {
+    for (let killAt = 0; killAt <= 1_000; killAt += 50) {
+      const file = path.join(dir, `any-${killAt}.sqlite`);
+      let current = clockAt(1_800_000_000_000);
+      const venueClock: Clock = {
+        now: () => current.clock.now(),
+        setTimeout: (fn, ms) => current.clock.setTimeout(fn, ms),
+        clearTimeout: (h) => current.clock.clearTimeout(h),
+      };
+      const inner = simVenue(venueClock);
+      const p1 = hedgerOn(file, inner, current.clock);
+      void p1.hedger.tick(d('0.3'), d(50_000), new AbortController().signal);
+      await current.fake.tickAsync(killAt); // then the process dies: its clock never moves again
+      current = clockAt(1_800_000_100_000);
+      const p2 = hedgerOn(file, inner, current.clock);
+      for (let i = 0; i < 3; i++) {
+        const tick = p2.hedger.tick(d('0.3'), d(50_000), new AbortController().signal);
+        await current.fake.tickAsync(2_000);
+        await tick;
+      }
+      expect([killAt, inner.received.length]).toEqual([killAt, 1]);
+      expect([killAt, p2.hedger.state.positionBase.toFixed()]).toEqual([killAt, '-0.3']);
+    }
+  });
+
   it('a lost answer (no kill) is read before anything else is sent', async () => {
     const { clock, fake } = clockAt(1_800_000_000_000);
     const venue = simVenue(clock, 1); // every order's answer is lost
