@@ -17,7 +17,7 @@ import type { TickerExchange } from '../../src/market/reference/ticker-stream.js
 import { referencePrice } from '../../src/strategy/reference-price.js';
 import { resolveStrategyParams } from '../../src/strategy/params.js';
 import type { VenueClient } from '../../src/venue/client.js';
-import { FakeVenue } from '../market/fake-venue.js';
+import { FakeVenue } from '../market/support/fake-venue.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-ref-'));
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { strategyConfigIssues } from '../../src/config/sections/strategy-rules.js';
 import type { SourceReading } from '../../src/market/reference/combine-sources.js';
 import { referencePrice } from '../../src/strategy/reference-price.js';
-import { NOW, d, defaultStrategyConfig, market, pairParams } from './fixtures.js';
+import { NOW, d, defaultStrategyConfig, market, pairParams } from './support/fixtures.js';
 
 const reading = (id: string, price: number, ageMs = 0): SourceReading => ({
   id,
