@@ -9,7 +9,10 @@ import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
 import { parseSeedList } from '../lab/simulate/seed-list.js';
 import { JOBS_HELP, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
-import { BASELINES, type StrategyName } from '../lab/simulate/strategies.js';
+import { BASELINE_NAMES, type StrategyName } from '../lab/simulate/strategies.js';
+import { DEFAULT_SUITE, SUITES } from '../lab/regimes/suite.js';
+import { formatRegimesSummary } from '../lab/regimes/regimes-report.js';
+import type * as RegimesModuleNs from '../lab/regimes/run-regimes.js';
 import type { RunCost } from '../lab/simulate/strategy-runner.js';
 import { formatSummary } from '../lab/simulate/summary-table.js';
 import { formatSeedsSummary } from '../lab/simulate/seeds-report.js';
@@ -54,7 +57,16 @@ Options:
       --compare          Also run the baselines on the same seed and market, and print each
                          figure beside the daemon's with its ratio: cancel-then-replace (cancel
                          all, wait, place all again) and no-tolerance (priceToleranceBps 0).
-      --baseline NAME    With --compare, run only this baseline (repeatable).
+      --baseline NAME    With --compare or --regimes, run only this baseline (repeatable):
+                         ${BASELINE_NAMES.join(', ')}.
+      --regimes [SUITE]  Run the scenario in every market regime of SUITE (default
+                         ${DEFAULT_SUITE}: ${(SUITES[DEFAULT_SUITE] ?? []).map((r) => r.name).join(', ')}) on every
+                         seed of --seeds (default 1-4), beside cancel-then-replace and the tuned
+                         plain spread model (tuned-spread): per regime the mean PnL, spread
+                         captured, markout, inventory std, uptime and halts, the worst regime
+                         named, and the targets. DIR/report.json and DIR/report.html over the
+                         regimes, each regime's multi-seed report in DIR/<regime>/. See
+                         docs/lab/market-regimes.md.
 ${JOBS_HELP}
       --json             Print the report (without its chart series) as JSON instead of tables.
   -h, --help             Show this help.
@@ -82,6 +94,8 @@ interface SimulateArgs {
   readonly json: boolean;
   /** `--jobs`: runs at once (null: the default). */
   readonly jobs: number | null;
+  /** `--regimes SUITE`, or null. */
+  readonly regimes: string | null;
 }
 
 /** Seams of {@link runSimulate} (tests). */
@@ -101,7 +115,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   let v: Record<string, string | string[] | boolean | undefined>;
   try {
     ({ values: v } = parseArgs({
-      args: argv,
+      args: withDefaultSuite(argv),
       options: {
         hours: { type: 'string' },
         seed: { type: 'string', short: 's' },
@@ -112,6 +126,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
         out: { type: 'string' },
         compare: { type: 'boolean', default: false },
         baseline: { type: 'string', multiple: true },
+        regimes: { type: 'string' },
         jobs: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -138,10 +153,16 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   const seeds = seedsText === undefined ? null : parseSeedList(seedsText);
   if (seeds !== null && 'error' in seeds) return { error: `--seeds: ${seeds.error}` };
   const baselines = (v['baseline'] as string[] | undefined) ?? null;
-  const unknown = baselines?.find((b) => !(BASELINES as readonly string[]).includes(b));
+  const unknown = baselines?.find((b) => !(BASELINE_NAMES as readonly string[]).includes(b));
   if (unknown !== undefined)
-    return { error: `--baseline must be one of ${BASELINES.join(', ')}, got "${unknown}"` };
-  if (baselines !== null && v['compare'] !== true) return { error: '--baseline needs --compare' };
+    return { error: `--baseline must be one of ${BASELINE_NAMES.join(', ')}, got "${unknown}"` };
+  const regimes = (v['regimes'] as string | undefined) ?? null;
+  if (regimes !== null && SUITES[regimes] === undefined)
+    return { error: `--regimes: unknown suite "${regimes}" (suites: ${Object.keys(SUITES).join(', ')})` };
+  if (regimes !== null && seed !== undefined)
+    return { error: '--regimes runs --seeds (default 1-4), not --seed' };
+  if (baselines !== null && v['compare'] !== true && regimes === null)
+    return { error: '--baseline needs --compare or --regimes' };
   const jobs = parseJobs(v['jobs'] as string | undefined);
   if (jobs === undefined) return { error: `--jobs must be an integer in [1, ${MAX_JOBS}]` };
   return {
@@ -156,10 +177,18 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
     baselines: baselines as StrategyName[] | null,
     json: v['json'] === true,
     jobs,
+    regimes,
   };
 }
 
-type SimulateModule = typeof SimulateModuleNs & typeof MultiSeedModuleNs;
+/** `--regimes` with no suite after it (last, or before another option) names the default suite. */
+function withDefaultSuite(argv: string[]): string[] {
+  return argv.flatMap((a, i) =>
+    a === '--regimes' && (i === argv.length - 1 || argv[i + 1]!.startsWith('-')) ? [a, DEFAULT_SUITE] : [a],
+  );
+}
+
+type SimulateModule = typeof SimulateModuleNs & typeof MultiSeedModuleNs & typeof RegimesModuleNs;
 
 /**
  * The simulation modules, loaded on demand: they drive the daemon with @sinonjs/fake-timers, and
@@ -170,6 +199,7 @@ async function loadLab(): Promise<SimulateModule | string> {
     return {
       ...(await import('../lab/simulate/simulate.js')),
       ...(await import('../lab/simulate/multi-seed.js')),
+      ...(await import('../lab/regimes/run-regimes.js')),
     };
   } catch (err) {
     const missing =
@@ -215,7 +245,19 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
   let files: { json: string; html: string };
   let ok: boolean;
   try {
-    if (args.seeds === null) {
+    if (args.regimes !== null) {
+      const report = await lab.simulateRegimes({
+        ...common,
+        suite: args.regimes,
+        seeds: args.seeds ?? [1, 2, 3, 4],
+        dir: out,
+        onRegime: (name, i, n) => io.stderr(`ledger-mm simulate: regime ${i + 1}/${n}: ${name}\n`),
+      });
+      files = lab.writeRegimesReport(report, out);
+      text = formatRegimesSummary(report);
+      json = report;
+      ok = true;
+    } else if (args.seeds === null) {
       const report = await lab.simulate(common);
       files = lab.writeReport(report, out);
       text = formatSummary(report);

@@ -6,6 +6,7 @@ import { loadConfig } from '../../config/load.js';
 import type { MmConfig } from '../../config/schema.js';
 import { MarketConfigSchema } from '../../sim/market/market-config.js';
 import { DEFAULT_SIM_CONFIG_PATH, SimConfigSchema, type SimConfig } from '../../sim/sim-config.js';
+import { applyRegime } from '../regimes/suite.js';
 
 /**
  * What a simulation runs: the daemon's configuration (the package's `config/paper.json` under
@@ -36,6 +37,12 @@ export interface ScenarioInput {
   readonly market: string | null;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** A market regime (`src/lab/regimes/suite.ts`) applied to every pair of the market. */
+  readonly regime?: string;
+  /** `--prices PAIR=FILE`: recorded series replayed as those pairs' references. */
+  readonly prices?: Readonly<Record<string, string>>;
+  /** The largest gap between recorded rows that replay holds the last price over, ms. */
+  readonly maxGapMs?: number;
 }
 
 /** A resolved scenario. */
@@ -97,7 +104,15 @@ export function loadScenario(input: ScenarioInput): Scenario {
   const env = { ...input.env };
   for (const k of OWN_ENV) delete env[k];
   const config = loadConfig({ configFiles: [PAPER_CONFIG_FILE, ...input.configFiles], env, cwd: input.cwd });
-  const sim = loadSimScenario(input.market, input.cwd);
+  const loaded = loadSimScenario(input.market, input.cwd);
+  let sim = loaded;
+  if (input.regime !== undefined) {
+    try {
+      sim = { ...loaded, market: applyRegime(loaded.market, input.regime) };
+    } catch (err) {
+      throw new ScenarioError(err instanceof Error ? err.message : String(err));
+    }
+  }
   if (sim.accounts.length === 0) throw new ScenarioError('the sim config has no account for the daemon');
   if (config.pairs.length === 0) throw new ScenarioError('no pairs configured');
   const listed = new Set(sim.pairs.map((p) => p.pair));
