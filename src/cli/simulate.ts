@@ -13,6 +13,8 @@ import { BASELINE_NAMES, type StrategyName } from '../lab/simulate/strategies.js
 import { DEFAULT_SUITE, SUITES } from '../lab/regimes/suite.js';
 import { formatRegimesSummary } from '../lab/regimes/regimes-report.js';
 import type * as RegimesModuleNs from '../lab/regimes/run-regimes.js';
+import { loadReplays, parsePriceArg } from '../lab/replay/load-replays.js';
+import { DEFAULT_MAX_GAP_MS, ReplayError } from '../lab/replay/price-series.js';
 import type { RunCost } from '../lab/simulate/strategy-runner.js';
 import { formatSummary } from '../lab/simulate/summary-table.js';
 import { formatSeedsSummary } from '../lab/simulate/seeds-report.js';
@@ -59,6 +61,12 @@ Options:
                          all, wait, place all again) and no-tolerance (priceToleranceBps 0).
       --baseline NAME    With --compare or --regimes, run only this baseline (repeatable):
                          ${BASELINE_NAMES.join(', ')}.
+      --prices PAIR=FILE Drive PAIR's reference from a recorded series instead of the model, on
+                         the same fake clock, takers and background makers acting around it
+                         (repeatable, one per pair). FILE is CSV (timestamp,price, or trades
+                         with a time and a price column) or Parquet; see docs/lab/replay.md.
+      --max-gap S        The widest gap between recorded rows, seconds (default
+                         ${DEFAULT_MAX_GAP_MS / 1000}); a wider one is an error, never interpolated.
       --regimes [SUITE]  Run the scenario in every market regime of SUITE (default
                          ${DEFAULT_SUITE}: ${(SUITES[DEFAULT_SUITE] ?? []).map((r) => r.name).join(', ')}) on every
                          seed of --seeds (default 1-4), beside cancel-then-replace and the tuned
@@ -96,6 +104,10 @@ interface SimulateArgs {
   readonly jobs: number | null;
   /** `--regimes SUITE`, or null. */
   readonly regimes: string | null;
+  /** `--prices`: pair → file (absent: none). */
+  readonly prices?: Readonly<Record<string, string>>;
+  /** `--max-gap`, ms (absent: the default). */
+  readonly maxGapMs?: number;
 }
 
 /** Seams of {@link runSimulate} (tests). */
@@ -127,6 +139,8 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
         compare: { type: 'boolean', default: false },
         baseline: { type: 'string', multiple: true },
         regimes: { type: 'string' },
+        prices: { type: 'string', multiple: true },
+        'max-gap': { type: 'string' },
         jobs: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -165,7 +179,21 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
     return { error: '--baseline needs --compare or --regimes' };
   const jobs = parseJobs(v['jobs'] as string | undefined);
   if (jobs === undefined) return { error: `--jobs must be an integer in [1, ${MAX_JOBS}]` };
+  const prices: Record<string, string> = {};
+  for (const text of (v['prices'] as string[] | undefined) ?? []) {
+    const p = parsePriceArg(text);
+    if ('error' in p) return { error: p.error };
+    if (prices[p.pair] !== undefined) return { error: `--prices ${p.pair} is given twice` };
+    prices[p.pair] = p.file;
+  }
+  const gapText = v['max-gap'] as string | undefined;
+  const maxGap = gapText === undefined ? null : /^(\d+\.?\d*|\.\d+)$/.test(gapText) ? Number(gapText) : NaN;
+  if (maxGap !== null && !(maxGap > 0))
+    return { error: `--max-gap must be a number of seconds > 0, got "${gapText}"` };
+  if (maxGap !== null && Object.keys(prices).length === 0) return { error: '--max-gap needs --prices' };
   return {
+    ...(Object.keys(prices).length === 0 ? {} : { prices }),
+    ...(maxGap === null ? {} : { maxGapMs: maxGap * 1000 }),
     hours,
     seed: seed === undefined ? DEFAULT_SEED : parseSeed(seed),
     seeds,
@@ -240,6 +268,21 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
     ...(args.jobs === null ? {} : { concurrency: args.jobs }),
   };
   const out = resolve(io.cwd, args.out);
+  if (args.prices !== undefined) {
+    // Read every series once here, so a bad file fails before any run starts.
+    try {
+      await loadReplays({
+        prices: args.prices,
+        cwd: io.cwd,
+        durationMs: Math.round(args.hours * 3_600_000),
+        ...(args.maxGapMs === undefined ? {} : { maxGapMs: args.maxGapMs }),
+      });
+    } catch (err) {
+      if (!(err instanceof ReplayError)) throw err;
+      io.stderr(`ledger-mm simulate: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
+  }
   let text: string;
   let json: unknown;
   let files: { json: string; html: string };
