@@ -299,7 +299,8 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
       files = lab.writeRegimesReport(report, out);
       text = formatRegimesSummary(report);
       json = report;
-      ok = true;
+      // The targets are findings to read; a broken invariant is a failed run.
+      ok = report.checks.every((c) => c.name !== 'zero invariant breaks' || c.ok);
     } else if (args.seeds === null) {
       const report = await lab.simulate(common);
       files = lab.writeReport(report, out);

@@ -21,6 +21,9 @@ export const REGIME_COLUMNS: readonly (readonly [key: string, heading: string])[
   ['halts', 'halts'],
 ];
 
+/** The multi-seed report's check of the invariants, carried over every regime. */
+export const INVARIANTS_CHECK = 'zero invariant breaks';
+
 /** One strategy in one regime: the means over the seeds (null when no seed had a value). */
 export interface RegimeStrategyFigures {
   readonly strategy: StrategyName;
@@ -123,6 +126,7 @@ export function buildRegimesReport(
     if (p !== null && (worst.daemonMeanPnl === null || p < worst.daemonMeanPnl))
       worst = { regime: r.name, daemonMeanPnl: p };
   }
+  const broken = runs.filter((x) => x.report.checks.some((c) => c.name === INVARIANTS_CHECK && !c.ok));
   return {
     tool: 'ledger-mm simulate',
     formatVersion: 1,
@@ -131,7 +135,15 @@ export function buildRegimesReport(
     scenario: first.report.scenario,
     regimes,
     worst,
-    checks: regimeChecks(regimes),
+    checks: [
+      ...regimeChecks(regimes),
+      {
+        name: INVARIANTS_CHECK,
+        ok: broken.length === 0,
+        detail:
+          broken.length === 0 ? 'every run' : `broken in ${broken.map((x) => x.regime.name).join(', ')}`,
+      },
+    ],
   };
 }
 
