@@ -47,7 +47,7 @@ export interface RegimesReport {
   readonly formatVersion: 1;
   readonly kind: 'regimes';
   readonly suite: string;
-  readonly scenario: SeedsReport['scenario'];
+  readonly scenario: Omit<SeedsReport['scenario'], 'regime'>;
   readonly regimes: readonly RegimeResult[];
   /** The regime where the daemon's mean PnL is lowest. */
   readonly worst: { readonly regime: string; readonly daemonMeanPnl: number | null };
@@ -126,13 +126,15 @@ export function buildRegimesReport(
     if (p !== null && (worst.daemonMeanPnl === null || p < worst.daemonMeanPnl))
       worst = { regime: r.name, daemonMeanPnl: p };
   }
+  // Each regime's report names its regime; the suite's scenario is theirs without it.
+  const { regime: _regime, ...scenario } = first.report.scenario;
   const broken = runs.filter((x) => x.report.checks.some((c) => c.name === INVARIANTS_CHECK && !c.ok));
   return {
     tool: 'ledger-mm simulate',
     formatVersion: 1,
     kind: 'regimes',
     suite,
-    scenario: first.report.scenario,
+    scenario,
     regimes,
     worst,
     checks: [

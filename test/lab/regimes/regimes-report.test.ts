@@ -34,6 +34,7 @@ function seeds(pnl: Record<string, number>): SeedsReport {
       seeds: [1, 2, 3, 4],
       simulatedStart: '2025-01-06T00:00:00.000Z',
       strategies: {},
+      regime: 'calm',
     },
     venueLimit: {} as SeedsReport['venueLimit'],
     seeds: [],
@@ -60,6 +61,7 @@ describe('the regimes report', () => {
 
   it('names the regime where the daemon’s mean PnL is lowest', () => {
     expect(report.worst).toEqual({ regime: 'informed', daemonMeanPnl: -400 });
+    expect(report.scenario).not.toHaveProperty('regime');
   });
 
   it('checks each target per regime: PnL ≥ 0, half the loss under informed flow, above every baseline', () => {
