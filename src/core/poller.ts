@@ -66,6 +66,15 @@ export interface PollerStats {
   readonly running: boolean;
 }
 
+/**
+ * The one backoff after lasting failures (a refused API key): `periodMs` doubled per consecutive
+ * such failure, capped at `maxMs`. The pollers' `failureBackoff` and the execution layer's reads
+ * (see `execution/credential-backoff.ts`) both wait this long.
+ */
+export function lastingFailureDelayMs(periodMs: number, consecutiveFailures: number, maxMs: number): number {
+  return Math.min(maxMs, periodMs * 2 ** consecutiveFailures);
+}
+
 /** A generic, non-overlapping, jittered, timeout-bounded poller. See the module doc. */
 export class Poller implements PollerStats {
   readonly name: string;
@@ -171,7 +180,7 @@ export class Poller implements PollerStats {
   private backoffMs(): number | null {
     const b = this.failureBackoff;
     if (b === undefined || this.consecutiveFailures === 0 || !b.when(this.lastError)) return null;
-    return Math.min(b.maxMs, this.intervalMs * 2 ** this.consecutiveFailures);
+    return lastingFailureDelayMs(this.intervalMs, this.consecutiveFailures, b.maxMs);
   }
 
   /** The period until the next run: `intervalMs ± jitterMs`, uniformly. */

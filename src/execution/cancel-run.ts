@@ -248,7 +248,9 @@ export class CancelRun {
         at: ctx.now(),
       });
     for (let step = 0; ; step++) {
-      const wait = Math.min(delayAt(cfg.confirmBackoff, step), Math.max(0, until - ctx.now()));
+      // While the key is refused, the reads wait the pollers' backoff (see CredentialBackoff).
+      const period = ctx.credentials.delayMs(delayAt(cfg.confirmBackoff, step));
+      const wait = Math.min(period, Math.max(0, until - ctx.now()));
       if (!(await pause(ctx.clock, wait, job.confirmSignal))) {
         report(false, 'ABORTED');
         return this.stopUnconfirmed();

@@ -75,7 +75,9 @@ export async function confirmOrder(
     if (early !== null) return early;
     const deadline = commitDeadline(before, opts.marginMs);
     const now = ctx.now();
-    let wait = step === 0 && opts.readFirst === true ? 0 : delayAt(opts.backoff, step);
+    // While the key is refused, the reads wait the pollers' backoff (see CredentialBackoff).
+    let wait =
+      step === 0 && opts.readFirst === true ? 0 : ctx.credentials.delayMs(delayAt(opts.backoff, step));
     // Never oversleep the deadline: the read that can settle "never committed" happens on time.
     if (now < deadline) wait = Math.min(wait, deadline - now);
     if (!(await pause(ctx.clock, wait, opts.signal))) return { kind: 'aborted', order: ctx.order(key) };

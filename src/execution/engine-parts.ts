@@ -11,6 +11,7 @@ import { PreparedVerifier } from '../signing/prepared-verifier.js';
 import { raceSignal } from './backoff.js';
 import { CancelPool } from './cancel-pool.js';
 import { ClientOrderIdFactory } from './client-order-id.js';
+import { CredentialBackoff } from './credential-backoff.js';
 import type { ExecutionDeps } from './execution-context.js';
 import type { CancelOutcome } from './execution-events.js';
 import { FillTracker } from './fills.js';
@@ -36,7 +37,18 @@ export function buildParts(
   );
   const { venue, signer, partyId, clock } = o;
   const verifier = new PreparedVerifier({ policy: 'if-present', ...o.verification, partyId });
-  const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit, verifier };
+  // One credential state per party: a key refused to any component slows the reads of all.
+  const credentials = new CredentialBackoff();
+  const deps: ExecutionDeps = {
+    venue,
+    registry,
+    signer,
+    partyId,
+    clock,
+    observer: emit,
+    verifier,
+    credentials,
+  };
   const resolver = new UnknownResolver({ ...o.resolver, ...deps });
   const concurrency = o.execution?.cancelConcurrency ?? 4;
   const cancelWindow = o.execution?.cancelConfirmWindowMs;
@@ -82,7 +94,10 @@ export function buildParts(
     ignored,
     unknown,
     emit,
-    onError: (error) => emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() }),
+    onError: (error) => {
+      credentials.failed(error);
+      emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() });
+    },
   });
   const tracker = new FillTracker(registry, inventory, emit);
   const evictor =

@@ -28,7 +28,10 @@ export function showsNothing(read: OrderRead | null): boolean {
   return o.status === null && o.contractId === null && dec(o.filled).isZero();
 }
 
-/** Reads GET /orders/{orderId}. Never rejects on venue errors; rethrows programming errors. */
+/**
+ * Reads GET /orders/{orderId} and reports the answer to the party's credential state. Never
+ * rejects on venue errors; rethrows programming errors.
+ */
 export async function fetchOrder(
   ctx: ExecutionContext,
   orderId: string,
@@ -36,10 +39,15 @@ export async function fetchOrder(
 ): Promise<OrderRead> {
   try {
     const order = await ctx.venue.getOrder(orderId, signal === undefined ? {} : { signal });
+    ctx.credentials.accepted();
     return { kind: 'order', order, at: ctx.now() };
   } catch (err) {
     if (!(err instanceof VenueError)) throw err;
-    if (err.code === 'CONTRACT_NOT_FOUND') return { kind: 'not-found', at: ctx.now() };
+    if (err.code === 'CONTRACT_NOT_FOUND') {
+      ctx.credentials.accepted();
+      return { kind: 'not-found', at: ctx.now() };
+    }
+    ctx.credentials.failed(err);
     return { kind: 'failed', code: err.code, at: ctx.now() };
   }
 }
