@@ -1,7 +1,5 @@
-import type { DaemonTuning } from './daemon-types.js';
-
 /**
- * The daemon's sign gate (the placement pipeline's `signGate`). While the startup's GET /balances
+ * The daemon's sign gate (its placement policy's `maySign`, see `quote-policy.ts`). While the startup's GET /balances
  * is still being read beside a provisional plan (`execution.prepareBeforeBalances`) the gate is
  * held: a prepared placement waits in front of its signature. It opens when the preflight has
  * passed in full (the balances are known, and the pipeline's sign-time check then judges the
@@ -59,11 +57,6 @@ export class BalancesGate {
       this.waiters.add(done);
       signal.addEventListener('abort', onAbort, { once: true });
     });
-  }
-
-  /** `engine` with the pipeline asking this gate before it signs. */
-  tune(engine: DaemonTuning['engine']): DaemonTuning['engine'] {
-    return { ...engine, pipeline: { ...engine.pipeline, signGate: (signal) => this.wait(signal) } };
   }
 
   private settle(state: 'open' | 'refused'): void {

@@ -3,7 +3,8 @@ import type { ConfigError } from '../config/errors.js';
 import type { LoadConfigOptions } from '../config/load.js';
 import type { FileWatcher } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
-import type { EngineEvent, OrderEngineOptions } from '../execution/order-engine.js';
+import type { EngineEvent, OrderEngineOptions } from '../execution/engine-types.js';
+import type { ExecutionTuning } from '../execution/execution-settings.js';
 import type { Logger } from '../logging/logger.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueHooks } from '../venue/exchange.js';
@@ -35,10 +36,10 @@ export interface DaemonTuning {
    * orders), e.g. quicker confirmation reads against a fast simulator. Default: the engine's own,
    * made for the real venue.
    */
-  readonly engine: Pick<
-    OrderEngineOptions,
-    'pipeline' | 'cancelPool' | 'resolver' | 'eviction' | 'clientOrderIdEntropy'
-  >;
+  readonly engine: Pick<OrderEngineOptions, 'eviction' | 'clientOrderIdEntropy'> & {
+    /** Over the config's execution settings (see `executionSettings`). */
+    readonly execution?: ExecutionTuning;
+  };
 }
 
 /** The tuning in force: `partial` over the defaults (the cycle follows the book polls). */

@@ -37,6 +37,7 @@ import { buildStateView } from './state-view.js';
 import { awaitingOrders } from './side-missing-cause.js';
 import { PipelineCycle, SideWatch } from './side-watch.js';
 import { TradingSession } from './trading-session.js';
+import { QuotePolicy } from './quote-policy.js';
 import { createDaemonVenueClient } from './venue-client.js';
 
 /**
@@ -71,6 +72,8 @@ export class Daemon {
   private session: TradingSession | null = null;
   /** Holds signatures while a provisional start waits for the balances. */
   private readonly gate = new BalancesGate();
+  /** The engines' placement policy: the session's quote cycle, and the gate when it may hold. */
+  private readonly policy: QuotePolicy;
   private provisional: ProvisionalStart | null = null;
   private startPromise: Promise<boolean> | null = null;
   private closePromise: Promise<ShutdownReport> | null = null;
@@ -81,6 +84,7 @@ export class Daemon {
     const { config, clock } = options;
     this.live = new LiveConfig(config, clock, options.reload, (e) => this.emit(e));
     this.tuning = resolveTuning(config, options.tuning);
+    this.policy = new QuotePolicy(config.execution.prepareBeforeBalances ? this.gate : null);
     this.venue = createDaemonVenueClient(options);
     const random = options.random === undefined ? {} : { random: options.random };
     const feed = createMarketFeed({
@@ -238,9 +242,8 @@ export class Daemon {
     const { config, clock, logger } = this.o;
     const deps = { ...this.o, venue: this.venue, signal: this.lifetime.signal, retryMs: this.tuning.retryMs };
     const engineStart = {
-      tuning: config.execution.prepareBeforeBalances
-        ? this.gate.tune(this.tuning.engine)
-        : this.tuning.engine,
+      tuning: this.tuning.engine,
+      policy: this.policy,
       ordersPollMs: this.tuning.ordersPollMs,
       ...(this.o.random === undefined ? {} : { random: this.o.random }),
       onEngine: (engine: OrderEngine) => this.attachEngine(engine),
@@ -325,6 +328,7 @@ export class Daemon {
         (this.phaseValue === 'running' || this.provisional?.quoting === true),
       emit: (e) => this.emit(e),
     });
+    this.policy.attach(this.session);
   }
 
   private onPollError(poller: string, error: unknown): void {

@@ -1,4 +1,3 @@
-import type { FreshnessStage, NotWantedCause } from '../execution/placement-intent.js';
 import type { Clock } from '../core/clock.js';
 import { PipelineTimer } from '../execution/pipeline-timing.js';
 import type { PipelineTiming } from '../strategy/models/quoting-model.js';
@@ -11,7 +10,7 @@ import { SUB_SLOTS, registrySlot, type PendingIntent } from '../orders/own-order
 
 /**
  * Hands the risk gate's verdicts to the execution layer: placements to the pipeline (one at a
- * time, by priority, each with a freshness check), cancels to the cancel pool (at once), and the
+ * time, by priority; the engine's policy asks `pendingIn` for each one's freshness check), cancels to the cancel pool (at once), and the
  * make-before-break rule — when a placement that replaces an order comes to rest, the replaced
  * order is cancelled.
  *
@@ -33,8 +32,6 @@ export interface PendingEntry extends PendingIntent {
 export interface OrderDispatchOptions {
   readonly engine: OrderEngine;
   readonly clock: Clock;
-  /** The freshness check run by the pipeline before the prepare and before signing. */
-  readonly isWanted: (entry: PendingEntry, stage: FreshnessStage) => boolean | NotWantedCause;
   readonly onPlacement?: (entry: PendingEntry, outcome: PlacementOutcome) => void;
   readonly onCancel?: (key: string, reason: string, outcome: CancelOutcome) => void;
 }
@@ -87,6 +84,12 @@ export class OrderDispatch {
     return [...this.pending.values()];
   }
 
+  /** The intent waiting in (or running through) the pipeline for registry slot `slot`, if any. */
+  pendingIn(slot: string): PendingEntry | undefined {
+    for (const e of this.pending.values()) if (e.registrySlot === slot) return e;
+    return undefined;
+  }
+
   /** Orders the daemon asked to cancel whose cancel has not ended. */
   get cancelling(): ReadonlySet<string> {
     return this.cancelRequested;
@@ -132,7 +135,6 @@ export class OrderDispatch {
           // The reconciler ranks lower-first; the pipeline runs higher-first.
           priority: -action.priority,
           signal: entry.abort.signal,
-          isWanted: (_intent, stage) => this.o.isWanted(entry, stage),
         })
         .then((outcome) => this.settle(entry, outcome)),
     );

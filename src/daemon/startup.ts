@@ -1,12 +1,15 @@
 import { sleep, type Clock } from '../core/clock.js';
 import type { MmConfig } from '../config/schema.js';
 import { verificationOf } from '../config/sections/signing.js';
-import { OrderEngine, type OrderEngineOptions } from '../execution/order-engine.js';
+import { executionSettings } from '../execution/execution-settings.js';
+import { OrderEngine } from '../execution/order-engine.js';
+import type { PlacementPolicy } from '../execution/placement-policy.js';
 import type { RecoveryReport } from '../execution/recovery.js';
 import type { Logger } from '../logging/logger.js';
 import { StoreLockedError } from '../orders/journal/index.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';
+import type { DaemonTuning } from './daemon-types.js';
 import { runPreflight, type BalancesPendingReport, type PreflightReport } from './preflight.js';
 
 /**
@@ -101,8 +104,10 @@ export async function passPreflight(
 export interface EngineStart {
   readonly partyId: string;
   readonly clientOrderIdPrefix: string;
-  /** Tuning of the pipeline, cancel pool and resolver. */
-  readonly tuning?: Partial<OrderEngineOptions>;
+  /** Tuning of the engine: its execution settings over the config's, the eviction, the ids. */
+  readonly tuning?: DaemonTuning['engine'];
+  /** The engine's placement policy (the daemon's quote cycle and balances gate). */
+  readonly policy?: PlacementPolicy;
   /** Period of the orders poller, ms. */
   readonly ordersPollMs: number;
   readonly random?: () => number;
@@ -132,9 +137,13 @@ export async function startEngine(deps: StartupDeps, start: EngineStart): Promis
       clock: deps.clock,
       storePath: config.store.path,
       recovery: config.recovery,
-      execution: config.execution,
+      settings: executionSettings(config.execution, start.tuning?.execution),
+      ...(start.policy === undefined ? {} : { policy: start.policy }),
       verification: verificationOf(config.signing),
-      ...start.tuning,
+      ...(start.tuning?.eviction === undefined ? {} : { eviction: start.tuning.eviction }),
+      ...(start.tuning?.clientOrderIdEntropy === undefined
+        ? {}
+        : { clientOrderIdEntropy: start.tuning.clientOrderIdEntropy }),
       ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
     });
     start.onEngine(engine);

@@ -52,7 +52,6 @@ export class TradingSession {
     this.dispatch = new OrderDispatch({
       engine,
       clock: d.clock,
-      isWanted: (entry, stage) => this.cycle.isWanted(entry, stage),
       onPlacement: (entry, outcome) => d.events.onPlacement(entry, outcome),
     });
     this.cycle = new QuoteCycle({

@@ -2,37 +2,15 @@ import PQueue from 'p-queue';
 import { timeoutSignal } from '../core/clock.js';
 import { isInFlight, isTerminal } from '../orders/fsm/index.js';
 import type { TransitionRecord } from '../orders/order-registry.js';
-import { backoff, type Backoff } from './backoff.js';
-import { CancelRun, type CancelConfig } from './cancel-run.js';
-import { DEFAULT_CONFIRM_BACKOFF } from './confirm-order.js';
+import { CancelRun } from './cancel-run.js';
 import { ExecutionContext, type ExecutionDeps } from './execution-context.js';
 import type { AbortCause, CancelOutcome } from './execution-events.js';
+import { DEFAULT_EXECUTION_SETTINGS, type CancelSettings } from './execution-settings.js';
 
-/** Options of {@link CancelPool}. All times are ms on the injected clock. */
+/** Options of {@link CancelPool}. */
 export interface CancelPoolOptions extends ExecutionDeps {
-  /** Cancels in flight at once (config `execution.cancelConcurrency`). Default 4. */
-  readonly concurrency?: number;
-  /** Attempts (prepare + submit + confirm) per cancel request. Default 5. */
-  readonly maxAttempts?: number;
-  /** Accepted cancels that never took effect before the order is STRANDED. Default 3. */
-  readonly strandAfter?: number;
-  /** Contract rotations followed within one request. Default 10. */
-  readonly maxRotations?: number;
-  /** Reads after a cancel submit. Default 2 s ×1.5 up to 8 s. */
-  readonly confirmBackoff?: Partial<Backoff>;
-  /** How long a submitted cancel may take to read CANCELLED. Default 90 s (typical ~12 s). */
-  readonly confirmWindowMs?: number;
-  /** Between failed attempts. Default 2 s ×2 up to 30 s. */
-  readonly retryBackoff?: Partial<Backoff>;
-  /** Bound on one cancel request from its start. Default 20 min. */
-  readonly taskTimeoutMs?: number;
-  /** Default drain deadline of {@link CancelPool.close}: submitted cancels confirm within it. 150 s. */
-  readonly drainMs?: number;
-  /**
-   * Cancel automatically when an order with a deferred cancel comes to rest (enters
-   * CANCEL_REQUESTED from a pre-resting state). Default true.
-   */
-  readonly followDeferred?: boolean;
+  /** Default: the engine's defaults (`DEFAULT_EXECUTION_SETTINGS.cancel`). */
+  readonly settings?: CancelSettings;
 }
 
 /** Per-call options of {@link CancelPool.cancel}. */
@@ -58,13 +36,11 @@ interface Waiting {
  */
 export class CancelPool {
   private readonly ctx: ExecutionContext;
-  private readonly cfg: CancelConfig;
+  private readonly cfg: CancelSettings;
   private readonly queue: PQueue;
   private readonly inflight = new Map<string, Promise<CancelOutcome>>();
   private readonly waiting = new Map<string, Waiting>();
   private readonly queueAborts = new Map<string, AbortController>();
-  private readonly taskTimeoutMs: number;
-  private readonly drainMs: number;
   private readonly closing = new AbortController();
   private readonly draining = new AbortController();
   private readonly unsubscribe: () => void;
@@ -72,22 +48,13 @@ export class CancelPool {
 
   constructor(options: CancelPoolOptions) {
     this.ctx = new ExecutionContext(options);
-    const concurrency = options.concurrency ?? 4;
+    this.cfg = options.settings ?? DEFAULT_EXECUTION_SETTINGS.cancel;
+    const { concurrency } = this.cfg;
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new RangeError('cancel concurrency must be ≥ 1');
     this.queue = new PQueue({ concurrency });
-    this.taskTimeoutMs = options.taskTimeoutMs ?? 1_200_000;
-    this.drainMs = options.drainMs ?? 150_000;
-    this.cfg = {
-      maxAttempts: options.maxAttempts ?? 5,
-      strandAfter: options.strandAfter ?? 3,
-      maxRotations: options.maxRotations ?? 10,
-      confirmBackoff: backoff(DEFAULT_CONFIRM_BACKOFF, options.confirmBackoff),
-      confirmWindowMs: options.confirmWindowMs ?? 90_000,
-      retryBackoff: backoff({ initialMs: 2_000, factor: 2, maxMs: 30_000 }, options.retryBackoff),
-    };
     this.unsubscribe =
-      options.followDeferred === false
+      this.cfg.followDeferred === false
         ? () => undefined
         : this.ctx.registry.onTransition((record) => this.followDeferred(record));
   }
@@ -165,7 +132,7 @@ export class CancelPool {
    * starts after close. Resolves when every cancel has ended. Idempotent.
    */
   close(options: { drainMs?: number } = {}): Promise<void> {
-    this.closePromise ??= this.shutdown(options.drainMs ?? this.drainMs);
+    this.closePromise ??= this.shutdown(options.drainMs ?? this.cfg.drainMs);
     return this.closePromise;
   }
 
@@ -202,8 +169,8 @@ export class CancelPool {
           options.signal?.removeEventListener('abort', onCallerAbort);
           this.emitQueue();
           const { clock } = this.ctx;
-          const task = timeoutSignal(clock, this.taskTimeoutMs, options.signal, this.closing.signal);
-          const confirm = timeoutSignal(clock, this.taskTimeoutMs, options.signal, this.draining.signal);
+          const task = timeoutSignal(clock, this.cfg.taskTimeoutMs, options.signal, this.closing.signal);
+          const confirm = timeoutSignal(clock, this.cfg.taskTimeoutMs, options.signal, this.draining.signal);
           try {
             return await new CancelRun(this.ctx, this.cfg, {
               key,

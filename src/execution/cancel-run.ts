@@ -5,20 +5,15 @@ import type { TrackedOrder } from '../orders/fsm/index.js';
 import { VenueError, classify, isClientAbort, orderFactOf } from '../venue/errors.js';
 import { isRestingStatus, isTerminalStatus } from '../core/order-status.js';
 import { delayAt, pause } from './backoff.js';
-import {
-  settledBody,
-  type CancelConfig,
-  type CancelJob,
-  type OutcomeBody,
-  type Step,
-} from './cancel-scope.js';
+import { settledBody, type CancelJob, type OutcomeBody, type Step } from './cancel-scope.js';
 import { checkCancelEcho } from './echo-check.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { CancelOutcome } from './execution-events.js';
+import type { CancelSettings } from './execution-settings.js';
 import { alarmOnTamper } from './tamper-alarm.js';
 import { applyRead, fetchOrder } from './order-reads.js';
 
-export type { CancelConfig, CancelJob } from './cancel-scope.js';
+export type { CancelJob } from './cancel-scope.js';
 
 /**
  * One cancel, run to its end: prepare-cancel with the CURRENT contractId, exact echo check, the
@@ -38,7 +33,7 @@ export class CancelRun {
 
   constructor(
     private readonly ctx: ExecutionContext,
-    private readonly cfg: CancelConfig,
+    private readonly cfg: CancelSettings,
     private readonly job: CancelJob,
   ) {}
 

@@ -1,17 +1,6 @@
 import { isTerminal } from '../orders/fsm/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
-import type { Backoff } from './backoff.js';
 import type { AbortCause, CancelOutcome } from './execution-events.js';
-
-/** The cancel pool's tuning, resolved (see `CancelPoolOptions`). */
-export interface CancelConfig {
-  readonly maxAttempts: number;
-  readonly strandAfter: number;
-  readonly maxRotations: number;
-  readonly confirmBackoff: Backoff;
-  readonly confirmWindowMs: number;
-  readonly retryBackoff: Backoff;
-}
 
 /** One cancel as the pool hands it over. */
 export interface CancelJob {

@@ -15,11 +15,6 @@ import { refreshOrder, showsNothing } from './order-reads.js';
  * NeverCommitted. A failed read proves nothing: the order stays where it is.
  */
 
-/** Default confirmation backoff: 2 s, ×1.5, capped at 8 s. */
-export const DEFAULT_CONFIRM_BACKOFF: Backoff = { initialMs: 2_000, factor: 1.5, maxMs: 8_000 };
-/** Default safety margin added to the 5-minute lifetime before concluding "never committed". */
-export const DEFAULT_DEADLINE_MARGIN_MS = 30_000;
-
 /** How a confirmation ended. */
 export type ConfirmResult =
   | { readonly kind: 'resting'; readonly order: TrackedOrder }

@@ -16,7 +16,8 @@ import type { ExecutionDeps } from './execution-context.js';
 import type { CancelOutcome } from './execution-events.js';
 import { FillTracker } from './fills.js';
 import { Inventory } from './inventory.js';
-import type { CloseOptions, EngineEvent, OrderEngineOptions } from './order-engine.js';
+import type { CloseOptions, EngineEvent, OrderEngineOptions } from './engine-types.js';
+import { DEFAULT_EXECUTION_SETTINGS } from './execution-settings.js';
 import { IgnoredOrders, OrdersPoller, UnknownOrders } from './orders-poller.js';
 import { PlacementPipeline } from './placement-pipeline.js';
 import { UnknownResolver } from './unknown-resolver.js';
@@ -49,29 +50,18 @@ export function buildParts(
     verifier,
     credentials,
   };
-  const resolver = new UnknownResolver({ ...o.resolver, ...deps });
-  const concurrency = o.execution?.cancelConcurrency ?? 4;
-  const cancelWindow = o.execution?.cancelConfirmWindowMs;
-  const cancelPool = new CancelPool({
-    ...(cancelWindow === undefined ? {} : { confirmWindowMs: cancelWindow }),
-    ...o.cancelPool,
-    ...deps,
-    concurrency,
-  });
+  const settings = o.settings ?? DEFAULT_EXECUTION_SETTINGS;
+  const resolver = new UnknownResolver({ ...deps, settings: settings.resolver });
+  const cancelPool = new CancelPool({ ...deps, settings: settings.cancel });
   const clientOrderIds = new ClientOrderIdFactory({
     prefix: o.clientOrderIdPrefix,
     clock,
     ...(o.clientOrderIdEntropy === undefined ? {} : { entropy: o.clientOrderIdEntropy }),
   });
-  const afterUnknown = o.execution?.afterUnknown;
-  const poll = o.execution?.confirmPollMs;
-  const placeWindow = o.execution?.placementConfirmWindowMs;
   const pipeline = new PlacementPipeline({
-    ...(afterUnknown === undefined ? {} : { afterUnknown }),
-    ...(placeWindow === undefined ? {} : { confirmWindowMs: placeWindow }),
-    ...(poll === undefined ? {} : { confirmBackoff: { initialMs: poll, factor: 1, maxMs: poll } }),
-    ...o.pipeline,
     ...deps,
+    settings: settings.placement,
+    ...(o.policy === undefined ? {} : { policy: o.policy }),
     resolver,
     clientOrderIds,
   });

@@ -1,7 +1,7 @@
 import type { OrderState, TerminalState } from '../orders/fsm/index.js';
 import type { Dec } from '../core/decimal.js';
 import type { UnverifiedReason } from '../signing/prepared-verifier.js';
-import type { NotWantedCause } from './placement-intent.js';
+import type { NotWantedCause } from './placement-policy.js';
 
 /**
  * What the execution layer reports: the typed outcome of every placement and cancel, and the

@@ -25,38 +25,7 @@ export interface PlaceOptions {
   readonly priority?: number;
   /** Aborts the placement while it waits, and every step before the submission. */
   readonly signal?: AbortSignal;
-  /** Overrides the pipeline's freshness check for this intent. */
-  readonly isWanted?: FreshnessCheck;
 }
-
-/**
- * Where a freshness check runs: before the prepare (`queued`: dropping the intent costs nothing)
- * or before signing (`prepared`: dropping it wastes the prepare).
- */
-export type FreshnessStage = 'queued' | 'prepared';
-
-/**
- * Why a freshness check dropped an intent, when it says: the pipeline's own checks (`cannot-place`:
- * the daemon places nothing now; `no-quote`: the strategy no longer wants the slot; `risk`: the
- * risk gate refuses it) and the price's (`toxic`: within the toxic edge of the reference;
- * `band`: outside the quote's tolerance band for the stage; `prepare-drift`: too near the toxic
- * edge to survive the prepare; `size`, `age`). Reported with the abandoned prepare.
- */
-export type NotWantedCause =
-  'cannot-place' | 'no-quote' | 'risk' | 'toxic' | 'band' | 'prepare-drift' | 'size' | 'age';
-
-/**
- * A freshness check, pure and sync: true keeps the intent; false, or the cause, drops it.
- */
-export type FreshnessCheck = (intent: PlacementIntent, stage: FreshnessStage) => boolean | NotWantedCause;
-
-/**
- * Whether the party may commit funds now, asked by each placement after its prepare and before
- * its sign-time freshness check: resolves true to go on, false to abandon the prepared order
- * unsigned. It may hold (the daemon holds it while the startup's GET /balances is read); the
- * pipeline bounds the wait by the prepared transaction's life and aborts it through `signal`.
- */
-export type SignGate = (signal: AbortSignal) => Promise<boolean>;
 
 /** Why an intent is malformed, or null when it can be sent. Pure. */
 export function intentProblem(intent: PlacementIntent): string | null {

@@ -1,31 +1,10 @@
-import { timeoutSignal } from '../core/clock.js';
-import { SlotOccupiedError } from '../orders/registry-errors.js';
-import { echoFromWire } from '../orders/wire-events.js';
-import { VenueError } from '../venue/errors.js';
-import { delayAt, pause, raceSignal } from './backoff.js';
-import { commitDeadline } from './confirm-order.js';
-import { checkPlacementEcho } from './echo-check.js';
-import type { ExecutionContext } from './execution-context.js';
-import type { PlacementOutcome } from './execution-events.js';
-import { isAwaitingConfirmation as isAwaiting, isBeforeSubmission } from '../orders/fsm/index.js';
-import { type FreshnessStage, type NotWantedCause, intentProblem, prepareBody } from './placement-intent.js';
-import { prepareRefused } from './placement-refusal.js';
-import {
-  READ_SLACK_MS,
-  type AbandonReason,
-  type OutcomeBody,
-  type PlacementEnv,
-  type PlacementJob,
-  type PlacementScope,
-} from './placement-scope.js';
-import { preparedLive, submitSigned } from './placement-submit.js';
-
-export type { PlacementConfig, PlacementEnv, PlacementJob } from './placement-scope.js';
-
 /**
- * One placement, steps 2–7 of the pipeline: freshness, journaled intent, prepare, exact echo
- * check, the prepared transaction's check (clear signing), freshness again, sign, submit, confirm. Every venue refusal becomes a typed outcome;
- * nothing here throws to the pipeline.
+ * One placement, steps 2–7 of the pipeline: check (the intent, its slot, the policy's freshness
+ * check), the journaled intent, prepare, the exact echo check and the prepared transaction's check
+ * (clear signing), the policy's sign permission and freshness again, sign; then the
+ * {@link SubmitPhase} and the {@link ConfirmPhase}. Every venue refusal becomes a typed outcome
+ * ({@link PrepareRefusal}); nothing here throws to the pipeline. The placement's own state (its
+ * key, the policy's last answer) is its {@link Placement}.
  *
  * Exposure-doubling rules enforced here:
  * - a clientOrderId is minted once per intent and reused for every re-prepare (410, local
@@ -36,16 +15,38 @@ export type { PlacementConfig, PlacementEnv, PlacementJob } from './placement-sc
  *   `proceed` the venue's refusal of such a prepare is retried with backoff, and the awaiting
  *   order keeps its own slot (the registry refuses a second order in a slot).
  */
-export class PlacementRun implements PlacementScope {
-  private key: string | null = null;
-  private clientOrderId: string | null = null;
-  /** The cause the last freshness check gave for dropping the intent (null: none given). */
-  private notWanted: NotWantedCause | null = null;
+import { timeoutSignal } from '../core/clock.js';
+import { isAwaitingConfirmation as isAwaiting, isBeforeSubmission } from '../orders/fsm/index.js';
+import { SlotOccupiedError } from '../orders/registry-errors.js';
+import { echoFromWire } from '../orders/wire-events.js';
+import { VenueError } from '../venue/errors.js';
+import { delayAt, pause, raceSignal } from './backoff.js';
+import { commitDeadline } from './confirm-order.js';
+import { ConfirmPhase } from './confirm-phase.js';
+import { checkPlacementEcho } from './echo-check.js';
+import type { ExecutionContext } from './execution-context.js';
+import type { PlacementOutcome } from './execution-events.js';
+import { intentProblem, prepareBody } from './placement-intent.js';
+import {
+  Placement,
+  READ_SLACK_MS,
+  type AbandonReason,
+  type OutcomeBody,
+  type PlacementEnv,
+  type PlacementJob,
+} from './placement-state.js';
+import { PrepareRefusal } from './prepare-refusal.js';
+import { SubmitPhase } from './submit-phase.js';
 
-  constructor(
-    readonly env: PlacementEnv,
-    readonly job: PlacementJob,
-  ) {}
+export type { PlacementEnv, PlacementJob } from './placement-state.js';
+
+/** See the module doc. */
+export class PlacementRun {
+  private readonly p: Placement;
+
+  constructor(env: PlacementEnv, job: PlacementJob) {
+    this.p = new Placement(env, job);
+  }
 
   /** Runs the placement to its outcome. Never rejects. */
   async run(): Promise<PlacementOutcome> {
@@ -57,39 +58,28 @@ export class PlacementRun implements PlacementScope {
   }
 
   private get ctx(): ExecutionContext {
-    return this.env.ctx;
+    return this.p.ctx;
   }
 
-  /** Completes an outcome with this placement's identity. */
-  out(body: OutcomeBody): PlacementOutcome {
-    const order = this.key === null ? undefined : this.ctx.registry.get(this.key);
-    return {
-      intentId: this.job.intentId,
-      slot: this.job.intent.slot,
-      key: this.key,
-      clientOrderId: this.clientOrderId,
-      orderId: order?.orderId ?? null,
-      ...body,
-    };
+  private get env(): PlacementEnv {
+    return this.p.env;
   }
 
-  private wanted(stage: FreshnessStage): boolean {
-    try {
-      const answer = this.job.isWanted(this.job.intent, stage);
-      this.notWanted = typeof answer === 'string' ? answer : null;
-      return answer === true;
-    } catch (err) {
-      this.ctx.alarm(
-        'internal-error',
-        this.key,
-        `isWanted threw: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      return false;
-    }
+  private get job(): PlacementJob {
+    return this.p.job;
+  }
+
+  private out(body: OutcomeBody): PlacementOutcome {
+    return this.p.out(body);
+  }
+
+  private abandon(key: string, why: AbandonReason): PlacementOutcome {
+    return this.p.abandon(key, why);
   }
 
   private busy(): OutcomeBody | null {
-    const occupant = this.ctx.registry.inSlot(this.job.intent.slot).find((o) => o.key !== this.key);
+    const key = this.p.key;
+    const occupant = this.ctx.registry.inSlot(this.job.intent.slot).find((o) => o.key !== key);
     return occupant === undefined
       ? null
       : { kind: 'slot-busy', occupantKey: occupant.key, occupantState: occupant.state };
@@ -101,13 +91,13 @@ export class PlacementRun implements PlacementScope {
     if (problem !== null) return this.out({ kind: 'refused', code: 'INVALID_INTENT' });
     const busy = this.busy();
     if (busy !== null) return this.out(busy);
-    if (!this.wanted('queued')) return this.out({ kind: 'not-wanted', stage: 'queued' });
+    if (!this.p.wanted('queued')) return this.out({ kind: 'not-wanted', stage: 'queued' });
     if (!(await this.gate()) || signal.aborted)
       return this.out({ kind: 'aborted', reason: this.job.abortCause() });
     // Time passed at the gate: look again.
     const stillBusy = this.busy();
     if (stillBusy !== null) return this.out(stillBusy);
-    if (!this.wanted('queued')) return this.out({ kind: 'not-wanted', stage: 'queued' });
+    if (!this.p.wanted('queued')) return this.out({ kind: 'not-wanted', stage: 'queued' });
 
     const clientOrderId = this.env.ids.next();
     try {
@@ -133,8 +123,7 @@ export class PlacementRun implements PlacementScope {
       }
       throw err;
     }
-    this.key = clientOrderId;
-    this.clientOrderId = clientOrderId;
+    this.p.journaled(clientOrderId);
     return this.prepareLoop(clientOrderId);
   }
 
@@ -191,9 +180,9 @@ export class PlacementRun implements PlacementScope {
             continue;
           }
         }
-        return prepareRefused(this, key, err, refusals + 1);
+        return new PrepareRefusal(this.p).outcome(key, err, refusals + 1);
       }
-      if (result.status === 201) return preparedLive(this, key, result.order);
+      if (result.status === 201) return new ConfirmPhase(this.p).alreadyLive(key, result.order);
 
       const echo = checkPlacementEcho(intent, key, result);
       const rec = ctx.mustApply(key, {
@@ -227,7 +216,8 @@ export class PlacementRun implements PlacementScope {
       if (!(await this.signAllowed(sentAt))) {
         return this.abandon(key, signal.aborted ? 'aborted' : 'not-signable');
       }
-      if (!this.wanted('prepared') || rec.order.cancelReason !== null) return this.abandon(key, 'not-wanted');
+      if (!this.p.wanted('prepared') || rec.order.cancelReason !== null)
+        return this.abandon(key, 'not-wanted');
       if (signal.aborted) return this.abandon(key, 'aborted');
       if (ctx.now() - sentAt > this.env.cfg.submitAgeLimitMs) {
         // Too close to the 5-minute deadline to submit safely: re-prepare, same clientOrderId.
@@ -245,7 +235,7 @@ export class PlacementRun implements PlacementScope {
       }
       const signature = ctx.sign('sign', key, result.signing);
       ctx.mustApply(key, { type: 'Signed', at: ctx.now() });
-      const submitted = await submitSigned(this, key, result.signing, signature, sentAt);
+      const submitted = await new SubmitPhase(this.p).submit(key, result.signing, signature, sentAt);
       if (submitted !== 'reprepare') return submitted;
       if (++reprepares > this.env.cfg.maxReprepares) return this.abandon(key, 'expired');
       ctx.emit({
@@ -260,19 +250,20 @@ export class PlacementRun implements PlacementScope {
   }
 
   /**
-   * The sign gate's answer, waited for at most until the prepared transaction reaches the submit
-   * age limit (`sentAt` is its prepare's send); false when it refuses, times out or the task ends.
+   * The policy's permission to sign, waited for at most until the prepared transaction reaches the
+   * submit age limit (`sentAt` is its prepare's send); false when it refuses, times out or the
+   * task ends. A policy without `maySign` never holds.
    */
   private async signAllowed(sentAt: number): Promise<boolean> {
-    const gate = this.env.signGate;
-    if (gate === null) return true;
+    const { policy } = this.env;
+    if (policy.maySign === undefined) return true;
     const left = sentAt + this.env.cfg.submitAgeLimitMs - this.ctx.now();
     if (left <= 0) return false;
     const bound = timeoutSignal(this.ctx.clock, left, this.job.signal);
     try {
-      return (await gate(bound.signal)) && !bound.signal.aborted;
+      return (await policy.maySign(bound.signal)) && !bound.signal.aborted;
     } catch {
-      return false; // an aborted wait, or a broken gate: never sign on doubt
+      return false; // an aborted wait, or a broken policy: never sign on doubt
     } finally {
       bound.dispose();
     }
@@ -299,37 +290,14 @@ export class PlacementRun implements PlacementScope {
     ctx.emit({ type: 'backoff', queue: 'placement', reason: code, delayMs, at: ctx.now() });
     if (!(await pause(ctx.clock, delayMs, this.job.signal))) return this.abandon(key, 'aborted');
     if (!(await this.gate())) return this.abandon(key, 'aborted');
-    if (!this.wanted('prepared')) return this.abandon(key, 'not-wanted');
+    if (!this.p.wanted('prepared')) return this.abandon(key, 'not-wanted');
     return null;
-  }
-
-  /** Ends an unsubmitted order: an abandoned prepare commits nothing. */
-  abandon(key: string, why: AbandonReason): PlacementOutcome {
-    const { ctx } = this;
-    const before = ctx.order(key);
-    ctx.mustApply(key, { type: 'Abandoned', reason: why, at: ctx.now() });
-    if (before.orderId !== null) {
-      const cause = why === 'not-wanted' ? this.notWanted : null;
-      ctx.emit({
-        type: 'prepare-abandoned',
-        key,
-        reason: why,
-        ...(cause === null ? {} : { cause }),
-        at: ctx.now(),
-      });
-    }
-    if (why === 'not-wanted') {
-      return this.out({ kind: 'not-wanted', stage: before.orderId === null ? 'queued' : 'prepared' });
-    }
-    if (why === 'expired') return this.out({ kind: 'failed', code: 'CACHE_EXPIRED' });
-    if (why === 'not-signable') return this.out({ kind: 'not-wanted', stage: 'prepared' });
-    return this.out({ kind: 'aborted', reason: this.job.abortCause() });
   }
 
   /** A bug or a journal failure: never leave a signed transaction behind unaccounted. */
   private failInternally(error: unknown): PlacementOutcome {
     const { ctx } = this;
-    const key = this.key;
+    const key = this.p.key;
     ctx.alarm('internal-error', key, `placement: ${error instanceof Error ? error.message : String(error)}`);
     const order = key === null ? undefined : ctx.registry.get(key);
     try {

@@ -16,7 +16,7 @@ import {
 } from '../orders/fsm/index.js';
 import { preparedLiveFromWire, snapshotFromWire } from '../orders/wire-events.js';
 import type { Order } from '../venue/schemas.js';
-import { DEFAULT_DEADLINE_MARGIN_MS } from './confirm-order.js';
+import { DEFAULT_DEADLINE_MARGIN_MS } from './execution-settings.js';
 import { hasCommitEvidence } from './execution-context.js';
 import {
   differs,

@@ -1,6 +1,7 @@
 import type { OrderState } from '../orders/fsm/index.js';
-import { backoff, type Backoff } from './backoff.js';
-import { DEFAULT_DEADLINE_MARGIN_MS, confirmOrder, type ConfirmResult } from './confirm-order.js';
+import type { Backoff } from './backoff.js';
+import { confirmOrder, type ConfirmResult } from './confirm-order.js';
+import { DEFAULT_EXECUTION_SETTINGS, type ResolverSettings } from './execution-settings.js';
 import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import { ExecutionContext, hasCommitEvidence, type ExecutionDeps } from './execution-context.js';
 
@@ -19,14 +20,9 @@ export type Resolution = { readonly key: string; readonly state: OrderState } & 
 
 /** Options of {@link UnknownResolver}. */
 export interface UnknownResolverOptions extends ExecutionDeps {
-  /** Read cadence. Default 2 s, ×1.5, capped at 15 s (it keeps checking, also past the deadline). */
-  readonly backoff?: Partial<Backoff>;
-  /** Added to the 5-minute lifetime before "never committed". Default 30 s. */
-  readonly marginMs?: number;
+  /** Default: the engine's defaults (`DEFAULT_EXECUTION_SETTINGS.resolver`). */
+  readonly settings?: ResolverSettings;
 }
-
-/** Default resolver cadence. */
-export const DEFAULT_RESOLVER_BACKOFF: Backoff = { initialMs: 2_000, factor: 1.5, maxMs: 15_000 };
 
 /**
  * Resolves orders whose placement may or may not have committed (UNKNOWN after an ambiguous
@@ -51,8 +47,9 @@ export class UnknownResolver {
 
   constructor(options: UnknownResolverOptions) {
     this.ctx = new ExecutionContext(options);
-    this.backoff = backoff(DEFAULT_RESOLVER_BACKOFF, options.backoff);
-    this.marginMs = options.marginMs ?? DEFAULT_DEADLINE_MARGIN_MS;
+    const settings = options.settings ?? DEFAULT_EXECUTION_SETTINGS.resolver;
+    this.backoff = settings.backoff;
+    this.marginMs = settings.marginMs;
   }
 
   /** Keys being resolved right now. */

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { OrderEngineOptions } from '../execution/order-engine.js';
+import type { ExecutionTuning } from '../execution/execution-settings.js';
 import type { LatencyProfile } from './latency.js';
 
 /** The package's paper trading config, layered over `config/default.json`. */
@@ -10,13 +10,11 @@ export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../config/paper.json'
  * the first read, made for the venue's ~12 s from submission to OPEN; the fast profile commits
  * in well under a second.
  */
-export function simulatorTuning(
-  latency: LatencyProfile,
-): Pick<OrderEngineOptions, 'pipeline' | 'cancelPool'> {
+export function simulatorTuning(latency: LatencyProfile): { readonly execution?: ExecutionTuning } {
   if (latency === 'realistic') return {};
   const confirmBackoff =
     latency === 'fast'
       ? { initialMs: 700, factor: 1.5, maxMs: 3_000 }
       : { initialMs: 100, factor: 2, maxMs: 1_000 };
-  return { pipeline: { confirmBackoff }, cancelPool: { confirmBackoff } };
+  return { execution: { placement: { confirmBackoff }, cancel: { confirmBackoff } } };
 }

@@ -5,6 +5,12 @@ import type { DesiredQuote, QuoteTolerance } from './quote-types.js';
 import { edgeBps, misfit } from './reconciler.js';
 
 /**
+ * Where a freshness check of the placement pipeline runs: before the prepare (`queued`: dropping
+ * the intent costs nothing) or before signing (`prepared`: dropping it wastes the prepare).
+ */
+export type FreshnessStage = 'queued' | 'prepared';
+
+/**
  * The share of a quote's own tolerance band, at a freshness check of the pipeline (`queued`:
  * before the prepare, `prepared`: before signing), within which a queued placement must still sit to go
  * on (the reconciler's `orderFits` band share). A placement for a missing side goes on at any
@@ -17,7 +23,7 @@ import { edgeBps, misfit } from './reconciler.js';
  */
 export function freshnessShare(
   reason: 'missing' | 'reprice' | 'refresh' | undefined,
-  stage: 'queued' | 'prepared',
+  stage: FreshnessStage,
   tolerance: QuoteTolerance | undefined,
 ): number {
   if (reason === 'missing') return Number.POSITIVE_INFINITY;
@@ -58,7 +64,7 @@ export function stillFresh(
   o: OwnOrderView,
   q: DesiredQuote,
   reason: 'missing' | 'reprice' | 'refresh' | undefined,
-  stage: 'queued' | 'prepared',
+  stage: FreshnessStage,
   params: ReconcileParams,
   now: number,
 ): true | StaleCause {

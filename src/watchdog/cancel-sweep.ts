@@ -1,3 +1,4 @@
+import { executionSettings } from '../execution/execution-settings.js';
 import type { Clock } from '../core/clock.js';
 import type { ExecutionConfig } from '../config/schema.js';
 import type { CancelOutcome } from '../execution/execution-events.js';
@@ -95,7 +96,7 @@ export class CancelSweeper {
       clock: d.clock,
       storePath: d.storePath,
       recovery: { unknownOrders: 'adopt' },
-      execution: d.execution,
+      settings: executionSettings(d.execution),
       verification: d.verification,
     });
     const submitted = new Set<string>();

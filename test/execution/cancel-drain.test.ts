@@ -150,7 +150,7 @@ describe('closing the cancel pool drains it', () => {
   it('close() with a cancel that never takes effect is bounded by its confirmation window; the next start reads before cancelling again', async () => {
     const { d, key, orderId, path } = await restingOrder({
       ...QUIET_POLLER,
-      cancelPool: { confirmWindowMs: 20_000 },
+      tuning: { cancel: { confirmWindowMs: 20_000 } },
     });
     const noCommit = env().venue.addFault({ kind: 'no-commit', probability: 1 });
     const cancelling = d.engine.cancel(key, { reason: 'test' });

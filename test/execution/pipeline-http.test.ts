@@ -1,3 +1,4 @@
+import { DEFAULT_EXECUTION_SETTINGS } from '../../src/execution/execution-settings.js';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -47,14 +48,20 @@ describe('execution over HTTP', () => {
       clock: systemClock,
       observer: (e: ExecutionEvent) => void events.push(e),
     };
-    const resolver = new UnknownResolver({ ...deps, backoff: FAST });
+    const resolver = new UnknownResolver({
+      ...deps,
+      settings: { ...DEFAULT_EXECUTION_SETTINGS.resolver, backoff: FAST },
+    });
     const pipeline = new PlacementPipeline({
       ...deps,
       resolver,
       clientOrderIds: new ClientOrderIdFactory({ prefix: sim.prefix, clock: systemClock }),
-      confirmBackoff: FAST,
+      settings: { ...DEFAULT_EXECUTION_SETTINGS.placement, confirmBackoff: FAST },
     });
-    const pool = new CancelPool({ ...deps, confirmBackoff: FAST, retryBackoff: FAST });
+    const pool = new CancelPool({
+      ...deps,
+      settings: { ...DEFAULT_EXECUTION_SETTINGS.cancel, confirmBackoff: FAST, retryBackoff: FAST },
+    });
     closers.push(
       () => pipeline.close(),
       () => pool.close(),

@@ -28,8 +28,8 @@ describe('the sign gate', () => {
     const stages: string[] = [];
     h = execHarness({
       latency: 'fast',
-      pipeline: {
-        signGate: (signal) => gate.wait(signal),
+      policy: {
+        maySign: (signal) => gate.wait(signal),
         isWanted: (_intent, stage) => {
           stages.push(`${stage}:${gate.state}`);
           return true;
@@ -61,7 +61,10 @@ describe('the sign gate', () => {
   ])('$name: the prepared order is abandoned unsigned and journaled', async ({ act }) => {
     const gate = new BalancesGate();
     gate.hold();
-    h = execHarness({ latency: 'fast', pipeline: { signGate: (signal) => gate.wait(signal) } });
+    h = execHarness({
+      latency: 'fast',
+      policy: { isWanted: () => true, maySign: (signal) => gate.wait(signal) },
+    });
     const placing = h.pipeline.place(buy('s-a'));
     await h.advance(10_000);
     expect(prepares(h)).toBe(1);
@@ -84,7 +87,10 @@ describe('the sign gate', () => {
   it('a placement cancelled while it waits at the gate is abandoned unsigned (aborted)', async () => {
     const gate = new BalancesGate();
     gate.hold();
-    h = execHarness({ latency: 'fast', pipeline: { signGate: (signal) => gate.wait(signal) } });
+    h = execHarness({
+      latency: 'fast',
+      policy: { isWanted: () => true, maySign: (signal) => gate.wait(signal) },
+    });
     const abort = new AbortController();
     const placing = h.pipeline.place(buy('s-a'), { signal: abort.signal });
     await h.advance(10_000);
@@ -98,7 +104,10 @@ describe('the sign gate', () => {
 
   it('an open gate holds nothing: the order is signed within the same turn as without a gate', async () => {
     const gate = new BalancesGate();
-    h = execHarness({ latency: 'fast', pipeline: { signGate: (signal) => gate.wait(signal) } });
+    h = execHarness({
+      latency: 'fast',
+      policy: { isWanted: () => true, maySign: (signal) => gate.wait(signal) },
+    });
     const placed = await h.settle(h.pipeline.place(buy('s-a')));
     expect(placed).toMatchObject({ kind: 'placed', state: 'OPEN' });
     const [prepare, sign] = h.eventsOf('stage');

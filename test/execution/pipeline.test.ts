@@ -93,7 +93,7 @@ describe('placement pipeline: happy path', () => {
 
   it('drops an intent that is no longer wanted: before prepare, and unsigned after prepare', async () => {
     let wanted: boolean | 'toxic' = true;
-    h = execHarness({ pipeline: { isWanted: () => wanted } });
+    h = execHarness({ policy: { isWanted: () => wanted } });
     wanted = false;
     const stale = await h.settle(h.pipeline.place(buy('s-a')));
     expect(stale).toMatchObject({ kind: 'not-wanted', stage: 'queued', key: null });
@@ -118,7 +118,7 @@ describe('placement pipeline: happy path', () => {
   it('tells the freshness check where it runs: before the prepare, then before signing', async () => {
     const stages: string[] = [];
     h = execHarness({
-      pipeline: {
+      policy: {
         isWanted: (_intent, stage) => {
           stages.push(stage);
           return true;

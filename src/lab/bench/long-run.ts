@@ -86,7 +86,10 @@ async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promi
     keyByte: 9,
     tuning: {
       summaryMs: 20_000,
-      engine: { pipeline: confirm, cancelPool: confirm, ...(bounded ? {} : { eviction: false as const }) },
+      engine: {
+        execution: { placement: confirm, cancel: confirm },
+        ...(bounded ? {} : { eviction: false as const }),
+      },
     },
   });
   const { venue, fake } = bv;

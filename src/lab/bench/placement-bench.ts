@@ -1,3 +1,4 @@
+import { executionSettings } from '../../execution/execution-settings.js';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -222,8 +223,10 @@ async function runPass(
     journal,
     // The orders poll is measured on its own (poll-bench); here it stays out of the way.
     ordersPoll: { intervalMs: 3_600_000 },
-    pipeline: { confirmBackoff: INSTANT_CONFIRM },
-    cancelPool: { confirmBackoff: INSTANT_CONFIRM },
+    settings: executionSettings(
+      {},
+      { placement: { confirmBackoff: INSTANT_CONFIRM }, cancel: { confirmBackoff: INSTANT_CONFIRM } },
+    ),
   });
   const startedAt = bv.fake.now;
   try {

@@ -69,8 +69,10 @@ export async function runPollBench(o: PollBenchOptions = {}): Promise<PollBenchR
     keyByte: 7,
     tuning: {
       engine: {
-        pipeline: { confirmBackoff: INSTANT_CONFIRM },
-        cancelPool: { confirmBackoff: INSTANT_CONFIRM },
+        execution: {
+          placement: { confirmBackoff: INSTANT_CONFIRM },
+          cancel: { confirmBackoff: INSTANT_CONFIRM },
+        },
       },
     },
   });

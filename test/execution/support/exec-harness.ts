@@ -2,14 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dec } from '../../../src/core/decimal.js';
-import { CancelPool, type CancelPoolOptions } from '../../../src/execution/cancel-pool.js';
+import { CancelPool } from '../../../src/execution/cancel-pool.js';
 import { ClientOrderIdFactory } from '../../../src/execution/client-order-id.js';
 import { ExecutionEventHub, type ExecutionEvent } from '../../../src/execution/execution-events.js';
 import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
 import {
-  PlacementPipeline,
-  type PlacementPipelineOptions,
-} from '../../../src/execution/placement-pipeline.js';
+  executionSettings,
+  type CancelSettings,
+  type PlacementSettings,
+  type Tuning,
+} from '../../../src/execution/execution-settings.js';
+import { PlacementPipeline } from '../../../src/execution/placement-pipeline.js';
+import type { PlacementPolicy } from '../../../src/execution/placement-policy.js';
 import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
@@ -38,8 +42,12 @@ export interface ExecHarnessOptions {
   readonly latency?: LatencyProfile;
   readonly config?: Partial<SimConfigInput>;
   readonly account?: Partial<AccountSetup>;
-  readonly pipeline?: Partial<PlacementPipelineOptions>;
-  readonly pool?: Partial<CancelPoolOptions>;
+  /** The pipeline's settings over the engine's defaults. */
+  readonly pipeline?: Tuning<PlacementSettings>;
+  /** The pipeline's placement policy. Default: every intent wanted, nothing held. */
+  readonly policy?: PlacementPolicy;
+  /** The cancel pool's settings over the engine's defaults. */
+  readonly pool?: Tuning<CancelSettings>;
   readonly timeouts?: Partial<VenueTimeouts>;
   /** Wraps the in-process transport (tampering, hiding reads…). */
   readonly wrap?: (inner: Transport) => Transport;
@@ -117,14 +125,16 @@ export function execHarness(opts: ExecHarnessOptions = {}): ExecHarness {
   hub.subscribe((e) => events.push(e));
   const verifier = new PreparedVerifier({ policy: opts.verifyPrepared ?? 'if-present', partyId });
   const deps = { venue: client, registry, signer, partyId, clock, observer: hub.emit, verifier };
-  const resolver = new UnknownResolver(deps);
+  const settings = executionSettings({}, { placement: opts.pipeline ?? {}, cancel: opts.pool ?? {} });
+  const resolver = new UnknownResolver({ ...deps, settings: settings.resolver });
   const pipeline = new PlacementPipeline({
     ...deps,
     resolver,
     clientOrderIds: new ClientOrderIdFactory({ prefix: `${slug}-`, clock }),
-    ...opts.pipeline,
+    settings: settings.placement,
+    ...(opts.policy === undefined ? {} : { policy: opts.policy }),
   });
-  const pool = new CancelPool({ ...deps, ...opts.pool });
+  const pool = new CancelPool({ ...deps, settings: settings.cancel });
 
   const advance = async (ms: number): Promise<void> => {
     await fake.tickAsync(ms);

@@ -1,3 +1,4 @@
+import { executionSettings } from '../../../src/execution/execution-settings.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,8 +47,10 @@ function build(options: Partial<OrderEngineOptions> = {}): OrderEngine {
     ...env.engineBasics(),
     journal,
     ordersPoll: { intervalMs: 5_000, random: () => 0.5 },
-    pipeline: { confirmBackoff: INSTANT_CONFIRM },
-    cancelPool: { confirmBackoff: INSTANT_CONFIRM },
+    settings: executionSettings(
+      {},
+      { placement: { confirmBackoff: INSTANT_CONFIRM }, cancel: { confirmBackoff: INSTANT_CONFIRM } },
+    ),
     ...options,
   });
 }
