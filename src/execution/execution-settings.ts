@@ -7,7 +7,7 @@
  * {@link ExecutionSettings} and hands each component its part; no component re-declares a
  * default.
  */
-import { executionSchema, type ExecutionConfig } from '../config/sections/execution.js';
+import { executionParamSpecs, type ExecutionConfig } from '../config/sections/execution.js';
 import { backoff, type Backoff } from './backoff.js';
 
 /**
@@ -122,10 +122,10 @@ export const DEFAULT_DEADLINE_MARGIN_MS = 30_000;
 
 /** The config keys' defaults: the config table's. */
 const config = {
-  afterUnknown: executionSchema.afterUnknown.default,
-  cancelConcurrency: executionSchema.cancelConcurrency.default,
-  placementConfirmWindowMs: executionSchema.placementConfirmWindowMs.default,
-  cancelConfirmWindowMs: executionSchema.cancelConfirmWindowMs.default,
+  afterUnknown: executionParamSpecs.afterUnknown.default,
+  cancelConcurrency: executionParamSpecs.cancelConcurrency.default,
+  placementConfirmWindowMs: executionParamSpecs.placementConfirmWindowMs.default,
+  cancelConfirmWindowMs: executionParamSpecs.cancelConfirmWindowMs.default,
 };
 
 /**
