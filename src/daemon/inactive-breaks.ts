@@ -1,5 +1,6 @@
 import type { AccountView } from '../market/market-snapshot.js';
-import type { CancelAction, RiskVerdict } from '../risk/index.js';
+import type { RiskVerdict } from '../risk/index.js';
+import type { CancelAction } from '../strategy/quote-types.js';
 
 /**
  * While the account is not ACTIVE (suspended, disabled) the venue refuses new placements but

@@ -1,10 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import { PipelineTimer } from '../execution/pipeline-timing.js';
-import type { PipelineTiming } from '../strategy/models/quoting-model.js';
+import { PipelineTimer } from '../execution/pipeline-timer.js';
+import type { PipelineTiming } from '../core/pipeline-timing.js';
 import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
-import type { PlaceAction } from '../risk/index.js';
+import type { PlaceAction } from '../strategy/quote-types.js';
 import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 import { SUB_SLOTS, registrySlot, type PendingIntent } from '../orders/own-orders-view.js';
 

@@ -1,3 +1,4 @@
+import type { PlaceAction } from '../strategy/quote-types.js';
 import type { Clock } from '../core/clock.js';
 import { FillWatch } from '../execution/fill-watch.js';
 import type { FreshnessStage, NotWantedCause } from '../execution/placement-policy.js';
@@ -11,7 +12,6 @@ import {
   sameDailyLoss,
   utcDay,
   type DailyLossState,
-  type PlaceAction,
   type RiskInput,
   type RiskState,
   type RiskVerdict,

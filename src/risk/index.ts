@@ -2,11 +2,9 @@
 export { evaluate, initialRiskState } from './risk-gate.js';
 export { riskParamsFromConfig } from './risk-params.js';
 export type {
-  CancelAction,
   Denial,
   PairLimits,
   PairRiskState,
-  PlaceAction,
   RiskInput,
   RiskParams,
   RiskReason,

@@ -1,3 +1,4 @@
+import type { CancelAction, PlaceAction } from '../strategy/quote-types.js';
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
@@ -5,16 +6,7 @@ import type { Action } from '../strategy/quote-types.js';
 import { CLOSED_BREAKER } from './error-breaker.js';
 import { checkInventoryPlacement } from './inventory-guard.js';
 import { assessPairs, pairsOf, type PairAssessment } from './pair-assessment.js';
-import type {
-  CancelAction,
-  Denial,
-  PairRiskState,
-  PlaceAction,
-  RiskInput,
-  RiskParams,
-  RiskState,
-  RiskVerdict,
-} from './risk-types.js';
+import type { Denial, PairRiskState, RiskInput, RiskParams, RiskState, RiskVerdict } from './risk-types.js';
 import {
   bucketForLimit,
   fullBucket,

@@ -2,7 +2,7 @@ import type { ParamsOf } from '../config/param-spec.js';
 import type { riskParamSpecs } from '../config/sections/risk.js';
 import type { Dec } from '../core/decimal.js';
 import type { MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
-import type { Action } from '../strategy/quote-types.js';
+import type { Action, CancelAction, PlaceAction } from '../strategy/quote-types.js';
 import type { BreakerState } from './error-breaker.js';
 import type { DailyLossState } from './daily-loss-guard.js';
 import type { PriceJumpState } from './price-jump-guard.js';
@@ -80,11 +80,6 @@ export interface RiskInput {
   /** Resting orders of the party that are not in `ownOrders` (ignored foreign orders): they count against caps. */
   readonly otherOpenOrders?: number;
 }
-
-/** A placement action. */
-export type PlaceAction = Extract<Action, { type: 'place' }>;
-/** A cancel action. */
-export type CancelAction = Extract<Action, { type: 'cancel' }>;
 
 /** A placement the gate refused. */
 export interface Denial {

@@ -1,3 +1,4 @@
+import type { CancelAction, PlaceAction } from '../../src/strategy/quote-types.js';
 import { Dec } from '../../src/core/decimal.js';
 import type {
   AccountView,
@@ -7,14 +8,7 @@ import type {
   PairMarket,
 } from '../../src/market/market-snapshot.js';
 import { evaluate, initialRiskState } from '../../src/risk/risk-gate.js';
-import type {
-  CancelAction,
-  PlaceAction,
-  RiskInput,
-  RiskParams,
-  RiskState,
-  RiskVerdict,
-} from '../../src/risk/risk-types.js';
+import type { RiskInput, RiskParams, RiskState, RiskVerdict } from '../../src/risk/risk-types.js';
 import type { Action } from '../../src/strategy/quote-types.js';
 import { slotId } from '../../src/strategy/quote-types.js';
 import type { Side } from '../../src/core/order-terms.js';

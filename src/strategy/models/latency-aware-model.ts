@@ -2,7 +2,8 @@ import { holdingsSkewBps } from '../inventory-skew.js';
 import type { PairStrategyParams } from '../params.js';
 import type { QuoteTolerance } from '../quote-types.js';
 import { estimateSigma } from '../volatility.js';
-import type { ModelShape, PipelineTiming, QuotingModel } from './quoting-model.js';
+import type { PipelineTiming } from '../../core/pipeline-timing.js';
+import type { ModelShape, QuotingModel } from './quoting-model.js';
 import { spreadModel } from './spread-model.js';
 
 /**

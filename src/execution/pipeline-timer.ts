@@ -1,4 +1,4 @@
-import type { PipelineTiming } from '../strategy/models/quoting-model.js';
+import type { PipelineTiming } from '../core/pipeline-timing.js';
 
 /**
  * What the pipeline measures of itself for the quoting models: an exponentially weighted mean of

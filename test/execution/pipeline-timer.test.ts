@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { PipelineTimer } from '../../src/execution/pipeline-timing.js';
+import { PipelineTimer } from '../../src/execution/pipeline-timer.js';
 
 describe('PipelineTimer', () => {
   it('is unmeasured until the first sample, then an exponentially weighted mean', () => {
