@@ -67,6 +67,13 @@ module.exports = {
       to: { path: '^src/sim/' },
     },
     {
+      name: 'no-circular',
+      comment: 'no import cycle, type-only imports included: a cycle hides which module is the lower one',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: 'no-unknown-folder',
       comment: 'a new top-level folder of src/ needs its place in LAYERS',
       severity: 'error',

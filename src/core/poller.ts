@@ -1,6 +1,3 @@
-import { timeoutSignal } from './clock.js';
-import type { Clock, TimerHandle } from './clock.js';
-
 /**
  * The one timer loop every poller of the product uses (book, trades, orders, balances, account).
  *
@@ -16,6 +13,8 @@ import type { Clock, TimerHandle } from './clock.js';
  *   {@link Poller.close} is neither a success nor a failure.
  * - All time comes from the injected {@link Clock}, so tests drive it with fake timers.
  */
+import { timeoutSignal } from './clock.js';
+import type { Clock, TimerHandle } from './clock.js';
 
 /** Options of {@link Poller}. */
 export interface PollerOptions {

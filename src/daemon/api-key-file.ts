@@ -1,3 +1,11 @@
+/**
+ * The API key file (`venue.apiKeyFile`), re-read on SIGHUP and when the file changes, so an
+ * operator can rotate a reissued key without a restart: the venue client uses the new key from
+ * its next call (calls in flight finish with the old one), and nothing about the orders changes —
+ * the journal, the registry and the resolver carry on. A file that cannot be read or does not
+ * hold a key is logged (never its content) and the old key stays. A key from the environment
+ * (LEDGER_MM_API_KEY) takes precedence and is never rotated.
+ */
 import path from 'node:path';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { ConfigError } from '../config/errors.js';
@@ -8,14 +16,7 @@ import { apiKeyHandle } from '../logging/redact.js';
 import type { VenueClient } from '../venue/index.js';
 import type { DaemonOptions } from './daemon-types.js';
 
-/**
- * The API key file (`venue.apiKeyFile`), re-read on SIGHUP and when the file changes, so an
- * operator can rotate a reissued key without a restart: the venue client uses the new key from
- * its next call (calls in flight finish with the old one), and nothing about the orders changes —
- * the journal, the registry and the resolver carry on. A file that cannot be read or does not
- * hold a key is logged (never its content) and the old key stays. A key from the environment
- * (LEDGER_MM_API_KEY) takes precedence and is never rotated.
- */
+/** See the module doc. */
 export class ApiKeyFile {
   private current: string;
   private watcher: { close(): void } | null = null;

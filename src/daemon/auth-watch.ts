@@ -1,7 +1,3 @@
-import type { Logger } from '../logging/logger.js';
-import { VenueError, isCredentialFailure } from '../venue/errors.js';
-import type { DaemonEvent } from './daemon-types.js';
-
 /**
  * The API key's state as the daemon tells it: one line per change, never one per poll. When the
  * venue starts refusing the key (revoked, expired, unknown, auth not configured) the daemon raises
@@ -10,6 +6,11 @@ import type { DaemonEvent } from './daemon-types.js';
  * the key works again (a reinstated key, or a rotated key file re-read on SIGHUP) one INFO line
  * says quoting resumes. Fed with every daemon event; reads the market state's flag.
  */
+import type { Logger } from '../logging/logger.js';
+import { VenueError, isCredentialFailure } from '../venue/errors.js';
+import type { DaemonEvent } from './daemon-types.js';
+
+/** See the module doc. */
 export class AuthWatch {
   private failing = false;
   private lastCode: string | null = null;

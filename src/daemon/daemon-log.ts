@@ -1,3 +1,11 @@
+/**
+ * The daemon's log: one line per thing a person watching the terminal cares about — placements,
+ * fills with the position and PnL after them, refusals, alarms, poller trouble, reloads — and a
+ * periodic summary per pair. Everything else (stages, queue figures, transitions, routine
+ * cancels) is debug. Every line is a sentence with its fields; {@link terseInfo} drops the fields
+ * of info lines for a terminal. Secrets never reach it: the logger redacts, and nothing here logs a
+ * key, a token or a signature.
+ */
 import { toWire } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import { formatConfigError } from '../config/errors.js';
@@ -7,15 +15,6 @@ import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { DaemonEvent } from './daemon-types.js';
 import { VenueError } from '../venue/errors.js';
 import type { PairPosition } from '../portfolio/pnl.js';
-
-/**
- * The daemon's log: one line per thing a person watching the terminal cares about — placements,
- * fills with the position and PnL after them, refusals, alarms, poller trouble, reloads — and a
- * periodic summary per pair. Everything else (stages, queue figures, transitions, routine
- * cancels) is debug. Every line is a sentence with its fields; {@link terseInfo} drops the fields
- * of info lines for a terminal. Secrets never reach it: the logger redacts, and nothing here logs a
- * key, a token or a signature.
- */
 
 /** What the log needs from the daemon besides the event. */
 export interface LogContext {

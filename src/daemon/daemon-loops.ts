@@ -1,3 +1,10 @@
+/**
+ * The daemon's own loops, each on the shared non-overlapping {@link Poller} (a slow run delays
+ * the next, never stacks): the quote cycle, every `cycleMs` (one per book update by default),
+ * with the periodic summary in the log; and the account recheck, which reads GET /account every
+ * `accountRecheckMs` while the account cannot trade (suspended, key failing), so trading resumes
+ * soon after the operator fixes it rather than on the account's slow timer.
+ */
 import type { Clock } from '../core/clock.js';
 import { Poller } from '../core/poller.js';
 import type { Logger } from '../logging/logger.js';
@@ -6,13 +13,7 @@ import { logSummary, type SummaryLine } from './daemon-log.js';
 import type { DaemonEvent, DaemonTuning } from './daemon-types.js';
 import type { CycleReport, QuoteCycle } from './quote-cycle.js';
 
-/**
- * The daemon's own loops, each on the shared non-overlapping {@link Poller} (a slow run delays
- * the next, never stacks): the quote cycle, every `cycleMs` (one per book update by default),
- * with the periodic summary in the log; and the account recheck, which reads GET /account every
- * `accountRecheckMs` while the account cannot trade (suspended, key failing), so trading resumes
- * soon after the operator fixes it rather than on the account's slow timer.
- */
+/** See the module doc. */
 export class DaemonLoops {
   private loops: Poller[] = [];
   private lastSummaryAt = 0;

@@ -1,3 +1,10 @@
+/**
+ * The quoting daemon: preflight → recovery → market pollers → the quote cycle, until `close()`.
+ * `start()` resolves true once quoting (a failing preflight or recovery is retried meanwhile, never
+ * trading); `readiness()` and `stateView()` expose its state read-only (metrics, `/status`);
+ * `subscribe()` delivers every engine and daemon event (`execution` carries the execution events
+ * alone); `reload()` is SIGHUP; `close()` is the bounded graceful stop (`lifecycle.ts`).
+ */
 import type { ReloadOutcome } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
@@ -40,13 +47,7 @@ import { TradingSession } from './trading-session.js';
 import { QuotePolicy } from './quote-policy.js';
 import { createDaemonVenueClient } from './venue-client.js';
 
-/**
- * The quoting daemon: preflight → recovery → market pollers → the quote cycle, until `close()`.
- * `start()` resolves true once quoting (a failing preflight or recovery is retried meanwhile, never
- * trading); `readiness()` and `stateView()` expose its state read-only (metrics, `/status`);
- * `subscribe()` delivers every engine and daemon event (`execution` carries the execution events
- * alone); `reload()` is SIGHUP; `close()` is the bounded graceful stop (`lifecycle.ts`).
- */
+/** See the module doc. */
 export class Daemon {
   /** The execution layer's events (placements, cancels, stages, queues, alarms), forwarded. */
   readonly execution = new ExecutionEventHub();

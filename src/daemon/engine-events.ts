@@ -1,3 +1,10 @@
+/**
+ * What the daemon does with the order engine's events, besides passing them on: execution events
+ * go to the hub; order transitions drive make-before-break and prove book changes to the book
+ * watch; fills are kept for status; refusals that say the account cannot trade are noted in the
+ * market state at once (the next cycle then places nothing) rather than after the next account
+ * poll.
+ */
 import type { Clock } from '../core/clock.js';
 import {
   isExecutionEvent,
@@ -17,14 +24,6 @@ import type { CycleReport } from './quote-cycle.js';
 import type { Side } from '../core/order-terms.js';
 import type { SideEpisode } from './side-watch.js';
 import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
-
-/**
- * What the daemon does with the order engine's events, besides passing them on: execution events
- * go to the hub; order transitions drive make-before-break and prove book changes to the book
- * watch; fills are kept for status; refusals that say the account cannot trade are noted in the
- * market state at once (the next cycle then places nothing) rather than after the next account
- * poll.
- */
 
 const MAX_FILLS = 20;
 

@@ -1,7 +1,3 @@
-import type { AccountView } from '../market/market-snapshot.js';
-import type { RiskVerdict } from '../risk/index.js';
-import type { CancelAction } from '../strategy/quote-types.js';
-
 /**
  * While the account is not ACTIVE (suspended, disabled) the venue refuses new placements but
  * still takes cancels. A quote that left tolerance would normally be replaced make-before-break:
@@ -12,6 +8,11 @@ import type { CancelAction } from '../strategy/quote-types.js';
  *
  * Not while the API key fails: cancels need it too, and they would only fail.
  */
+import type { AccountView } from '../market/market-snapshot.js';
+import type { RiskVerdict } from '../risk/index.js';
+import type { CancelAction } from '../strategy/quote-types.js';
+
+/** See the module doc. */
 export function inactiveBreaks(verdict: RiskVerdict, account: AccountView | null): CancelAction[] {
   if (account === null || account.authFailing || account.status === 'ACTIVE') return [];
   const out: CancelAction[] = [];

@@ -1,10 +1,3 @@
-import type { Clock } from '../core/clock.js';
-import { ConfigError } from '../config/errors.js';
-import { ConfigReloader, type ReloadOutcome } from '../config/reload.js';
-import type { MmConfig } from '../config/schema.js';
-import type { DaemonEvent, DaemonReloadOptions } from './daemon-types.js';
-import { resolveLiveParams, type LiveParams } from './live-params.js';
-
 /**
  * The config in force and the params resolved from it, replaced atomically on a reload (SIGHUP or
  * a changed config file, through the `ConfigReloader`): every layer is re-read and validated,
@@ -14,6 +7,14 @@ import { resolveLiveParams, type LiveParams } from './live-params.js';
  * rejected, reported with every key at fault, and the old params stay. Credentials, venue URLs
  * and everything else outside `strategy` and `risk` never reload.
  */
+import type { Clock } from '../core/clock.js';
+import { ConfigError } from '../config/errors.js';
+import { ConfigReloader, type ReloadOutcome } from '../config/reload.js';
+import type { MmConfig } from '../config/schema.js';
+import type { DaemonEvent, DaemonReloadOptions } from './daemon-types.js';
+import { resolveLiveParams, type LiveParams } from './live-params.js';
+
+/** See the module doc. */
 export class LiveConfig {
   private current: { readonly config: MmConfig; readonly params: LiveParams };
   private readonly reloader: ConfigReloader | null;

@@ -1,12 +1,13 @@
-import type { MmConfig } from '../config/schema.js';
-import { riskParamsFromConfig, type RiskParams } from '../risk/index.js';
-import { resolveStrategyParams, type ReconcileParams, type StrategyParams } from '../strategy/params.js';
-
 /**
  * The parameters a quote cycle runs with: the strategy's, the reconciler's and the risk gate's,
  * resolved from one config. They are replaced as a whole (one assignment), so a cycle always
  * runs with one consistent set: the old one or the new one, never a mix.
  */
+import type { MmConfig } from '../config/schema.js';
+import { riskParamsFromConfig, type RiskParams } from '../risk/index.js';
+import { resolveStrategyParams, type ReconcileParams, type StrategyParams } from '../strategy/params.js';
+
+/** See the module doc. */
 export interface LiveParams {
   readonly strategy: StrategyParams;
   readonly reconcile: ReconcileParams;

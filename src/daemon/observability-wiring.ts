@@ -1,3 +1,19 @@
+/**
+ * The daemon's observability: Prometheus metrics and the `/metrics`, `/healthz`, `/readyz`,
+ * `/status` server on `metrics.host`:`metrics.port`, as a {@link DaemonAttachment} for
+ * `runDaemon`:
+ *
+ * ```ts
+ * attachments: seams.attachments ?? [observabilityAttachment({ config: loaded.config })],
+ * ```
+ *
+ * It builds the metrics before the daemon (the venue client's hooks go in with it), and on
+ * `attach`: subscribes to ONE stream, `daemon.subscribe` (execution events, the registry's order
+ * observations, config reloads, and each cycle's risk denials; binding `daemon.execution` as
+ * well would count twice), reads `daemon.stateView()` on each scrape, and serves
+ * `daemon.readiness()` (on `/readyz`, and as `ledger_mm_ready` on each scrape: one verdict) and a
+ * status document. Metrics observe; nothing here feeds back.
+ */
 import { systemClock, type Clock } from '../core/clock.js';
 import type { MmConfig, WatchdogConfig } from '../config/schema.js';
 import type { Logger } from '../logging/logger.js';
@@ -15,23 +31,6 @@ import { buildStatusReport } from '../observability/status-report.js';
 import { bindVenueClientHooks } from '../observability/venue-hooks.js';
 import type { DaemonEvent } from './daemon-types.js';
 import type { DaemonAttachment } from './run-daemon.js';
-
-/**
- * The daemon's observability: Prometheus metrics and the `/metrics`, `/healthz`, `/readyz`,
- * `/status` server on `metrics.host`:`metrics.port`, as a {@link DaemonAttachment} for
- * `runDaemon`:
- *
- * ```ts
- * attachments: seams.attachments ?? [observabilityAttachment({ config: loaded.config })],
- * ```
- *
- * It builds the metrics before the daemon (the venue client's hooks go in with it), and on
- * `attach`: subscribes to ONE stream, `daemon.subscribe` (execution events, the registry's order
- * observations, config reloads, and each cycle's risk denials; binding `daemon.execution` as
- * well would count twice), reads `daemon.stateView()` on each scrape, and serves
- * `daemon.readiness()` (on `/readyz`, and as `ledger_mm_ready` on each scrape: one verdict) and a
- * status document. Metrics observe; nothing here feeds back.
- */
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
 export interface ObservableDaemon {

@@ -1,13 +1,3 @@
-import type { Clock } from '../core/clock.js';
-import { PipelineTimer } from '../execution/pipeline-timer.js';
-import type { PipelineTiming } from '../core/pipeline-timing.js';
-import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
-import type { OrderEngine } from '../execution/order-engine.js';
-import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
-import type { PlaceAction } from '../strategy/quote-types.js';
-import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
-import { SUB_SLOTS, registrySlot, type PendingIntent } from '../orders/own-orders-view.js';
-
 /**
  * Hands the risk gate's verdicts to the execution layer: placements to the pipeline (one at a
  * time, by priority; the engine's policy asks `pendingIn` for each one's freshness check), cancels to the cancel pool (at once), and the
@@ -19,6 +9,15 @@ import { SUB_SLOTS, registrySlot, type PendingIntent } from '../orders/own-order
  * waiting for a worker of the pool (their orders count as cancelling). It never blocks: every
  * call returns at once, outcomes come back through the callbacks.
  */
+import type { Clock } from '../core/clock.js';
+import { PipelineTimer } from '../execution/pipeline-timer.js';
+import type { PipelineTiming } from '../core/pipeline-timing.js';
+import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
+import type { OrderEngine } from '../execution/order-engine.js';
+import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
+import type { PlaceAction } from '../strategy/quote-types.js';
+import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
+import { SUB_SLOTS, registrySlot, type PendingIntent } from '../orders/own-orders-view.js';
 
 /** An intent the daemon handed to the pipeline. */
 export interface PendingEntry extends PendingIntent {

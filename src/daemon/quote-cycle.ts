@@ -1,3 +1,10 @@
+/**
+ * One pass of the quoting loop, synchronous: snapshot → own orders → strategy → reconciler →
+ * risk gate → dispatch (cancels to the pool at once, placements to the pipeline). The risk gate's
+ * state is carried from one pass to the next. The only IO is the injected risk memory's: the
+ * daily loss state is loaded once, when the risk state is seeded, and saved after a pass that
+ * changed it, so a restart within the day keeps the day's baselines and halts.
+ */
 import type { PlaceAction } from '../strategy/quote-types.js';
 import type { Clock } from '../core/clock.js';
 import { FillWatch } from '../execution/fill-watch.js';
@@ -28,14 +35,6 @@ import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
 import { ownOrdersView } from '../orders/own-orders-view.js';
 import { riskInputs, type PairPosition, type Positions } from '../portfolio/pnl.js';
 import type { RiskMemory, RiskMemoryEvent } from '../risk/risk-memory.js';
-
-/**
- * One pass of the quoting loop, synchronous: snapshot → own orders → strategy → reconciler →
- * risk gate → dispatch (cancels to the pool at once, placements to the pipeline). The risk gate's
- * state is carried from one pass to the next. The only IO is the injected risk memory's: the
- * daily loss state is loaded once, when the risk state is seeded, and saved after a pass that
- * changed it, so a restart within the day keeps the day's baselines and halts.
- */
 
 /** What one pass saw and decided (kept for status, logs and tests). */
 export interface CycleReport {

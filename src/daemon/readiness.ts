@@ -1,10 +1,3 @@
-import type { AccountView } from '../market/market-snapshot.js';
-import type { RiskVerdict } from '../risk/index.js';
-import type { StaleBook } from '../market/book-watch.js';
-import type { DaemonPhase } from './daemon-types.js';
-import type { PreflightReport } from './preflight.js';
-import { failedChecks } from './startup.js';
-
 /**
  * Readiness: whether the daemon is quoting, and every reason it is not. Ready means the startup
  * preflight passed, recovery is over, the quote cycle runs, the account is ACTIVE with a working
@@ -12,6 +5,12 @@ import { failedChecks } from './startup.js';
  * loss…) is listed as a reason but only makes the daemon not ready when every pair is halted.
  * The shape is the observability module's `Readiness` (`/readyz`).
  */
+import type { AccountView } from '../market/market-snapshot.js';
+import type { RiskVerdict } from '../risk/index.js';
+import type { StaleBook } from '../market/book-watch.js';
+import type { DaemonPhase } from './daemon-types.js';
+import type { PreflightReport } from './preflight.js';
+import { failedChecks } from './startup.js';
 
 /** The answer: ready, or why not (for people, never parsed). */
 export interface DaemonReadiness {

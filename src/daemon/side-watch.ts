@@ -1,8 +1,3 @@
-import type { Side } from '../core/order-terms.js';
-import type { CycleReport } from './quote-cycle.js';
-import { sideMissingCause, type AwaitingOrder } from './side-missing-cause.js';
-import type { SideMissingCause } from './side-missing-reasons.js';
-
 /**
  * Watches every configured pair's two sides across quote cycles. A side is missing while no order
  * of ours rests on it. An episode starts at the first cycle that sees it missing; once it has
@@ -12,6 +7,10 @@ import type { SideMissingCause } from './side-missing-reasons.js';
  * A side whose placement merely waits its turn in the pipeline (`queued`) is not warned about:
  * that is the venue's pace, not a stop (the metric still shows it).
  */
+import type { Side } from '../core/order-terms.js';
+import type { CycleReport } from './quote-cycle.js';
+import { sideMissingCause, type AwaitingOrder } from './side-missing-cause.js';
+import type { SideMissingCause } from './side-missing-reasons.js';
 
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
 

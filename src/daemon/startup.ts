@@ -1,3 +1,15 @@
+/**
+ * Bringing the daemon up, step by step, each step retried on a slow timer until it passes or the
+ * daemon is closed:
+ *
+ * 1. the preflight of `ledger-mm check` (API key, ACTIVE account, fee exemption, pairs, balances,
+ *    signing key against the party). A failure leaves the daemon not ready and signing nothing;
+ *    it is run again every `retryMs`, so fixing the account or the key needs no restart. While
+ *    GET /balances is read, step 2 may already run beside it (see `provisional-start.ts`);
+ * 2. the order engine on the journal: recovery against the venue, then the orders poller. A
+ *    venue that cannot be read is retried with a fresh engine; a store held by another process
+ *    is fatal (one process per store).
+ */
 import { sleep, type Clock } from '../core/clock.js';
 import type { MmConfig } from '../config/schema.js';
 import { verificationOf } from '../config/sections/signing.js';
@@ -11,19 +23,6 @@ import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';
 import type { DaemonTuning } from './daemon-types.js';
 import { runPreflight, type BalancesPendingReport, type PreflightReport } from './preflight.js';
-
-/**
- * Bringing the daemon up, step by step, each step retried on a slow timer until it passes or the
- * daemon is closed:
- *
- * 1. the preflight of `ledger-mm check` (API key, ACTIVE account, fee exemption, pairs, balances,
- *    signing key against the party). A failure leaves the daemon not ready and signing nothing;
- *    it is run again every `retryMs`, so fixing the account or the key needs no restart. While
- *    GET /balances is read, step 2 may already run beside it (see `provisional-start.ts`);
- * 2. the order engine on the journal: recovery against the venue, then the orders poller. A
- *    venue that cannot be read is retried with a fresh engine; a store held by another process
- *    is fatal (one process per store).
- */
 
 /** What the steps need. */
 export interface StartupDeps {

@@ -1,3 +1,8 @@
+/**
+ * The daemon's state, read-only, in the shape the observability module reads
+ * ({@link DaemonStateView}): metrics, `/status` and `/readyz` are built from it on demand. A
+ * fresh view per call; nothing in it is shared with the running daemon.
+ */
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { PollerStats } from '../core/poller.js';
 import type { MarketState } from '../market/market-state.js';
@@ -16,12 +21,6 @@ import { quoteSlotOf } from '../orders/own-orders-view.js';
 import type { PairPosition } from '../portfolio/pnl.js';
 import type { SideEpisode } from './side-watch.js';
 import type { CycleReport } from './quote-cycle.js';
-
-/**
- * The daemon's state, read-only, in the shape the observability module reads
- * ({@link DaemonStateView}): metrics, `/status` and `/readyz` are built from it on demand. A
- * fresh view per call; nothing in it is shared with the running daemon.
- */
 
 /** What the view is built from. */
 export interface StateSource {

@@ -1,13 +1,14 @@
-import type { VenueConfig } from '../config/schema.js';
-import { VenueClient, createLiveVenueClient } from '../venue/index.js';
-import type { LiveVenueClientOptions, RetryEvent } from '../venue/index.js';
-import type { DaemonOptions } from './daemon-types.js';
-
 /**
  * The daemon's venue client, from the `venue` section (the same options `ledger-mm check` uses):
  * over the injected transport (the in-process simulator, tests) or undici pools to the
  * configured hosts, with the observers' hooks (metrics) attached.
  */
+import type { VenueConfig } from '../config/schema.js';
+import { VenueClient, createLiveVenueClient } from '../venue/index.js';
+import type { LiveVenueClientOptions, RetryEvent } from '../venue/index.js';
+import type { DaemonOptions } from './daemon-types.js';
+
+/** See the module doc. */
 export function createDaemonVenueClient(
   o: Pick<DaemonOptions, 'config' | 'clock' | 'transport' | 'random' | 'venueHooks'>,
 ): VenueClient {

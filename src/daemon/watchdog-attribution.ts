@@ -1,12 +1,3 @@
-import { Counter, type Registry } from 'prom-client';
-import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
-import { Poller } from '../core/poller.js';
-import type { Logger } from '../logging/logger.js';
-import type { TrackedOrder } from '../orders/fsm/index.js';
-import type { Daemon } from './daemon.js';
-import type { DaemonEvent } from './daemon-types.js';
-import type { DaemonAttachment } from './run-daemon.js';
-
 /**
  * Which of our orders the watchdog cancelled. The venue records a cancel's `reason` for audit but
  * its order shape does not return it, so the daemon cannot read the watchdog's reason back; with
@@ -22,6 +13,14 @@ import type { DaemonAttachment } from './run-daemon.js';
  *
  * It observes and records; it decides nothing about quoting.
  */
+import { Counter, type Registry } from 'prom-client';
+import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
+import { Poller } from '../core/poller.js';
+import type { Logger } from '../logging/logger.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
+import type { Daemon } from './daemon.js';
+import type { DaemonEvent } from './daemon-types.js';
+import type { DaemonAttachment } from './run-daemon.js';
 
 /** Options of {@link WatchdogAttribution}. */
 export interface WatchdogAttributionOptions {

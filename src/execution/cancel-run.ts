@@ -1,3 +1,14 @@
+/**
+ * One cancel, run to its end: prepare-cancel with the CURRENT contractId, exact echo check, the
+ * prepared transaction's check (clear signing: it exercises on that contract only), sign, submit,
+ * then read the order until it is gone. Venue quirks handled here:
+ * - 404 CONTRACT_NOT_FOUND: the contractId rotated on a partial fill (retry with the new one at
+ *   once), or the order ended (EXPIRED residual, filled, cancelled: record what the read says);
+ * - 409 ORDER_ALREADY_FILLED / ORDER_ALREADY_CANCELLED: recorded with the cumulative filled of a
+ *   fresh read (the registry requires it);
+ * - a cancel the host accepted (200) whose order still rests after the confirmation window, again
+ *   and again: the backing funds were withdrawn, the order is STRANDED (alarm), no more retries.
+ */
 import { dec } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import { currentContractId, isInFlight, isResting } from '../orders/fsm/index.js';
@@ -15,17 +26,7 @@ import { applyRead, fetchOrder } from './order-reads.js';
 
 export type { CancelJob } from './cancel-scope.js';
 
-/**
- * One cancel, run to its end: prepare-cancel with the CURRENT contractId, exact echo check, the
- * prepared transaction's check (clear signing: it exercises on that contract only), sign, submit,
- * then read the order until it is gone. Venue quirks handled here:
- * - 404 CONTRACT_NOT_FOUND: the contractId rotated on a partial fill (retry with the new one at
- *   once), or the order ended (EXPIRED residual, filled, cancelled: record what the read says);
- * - 409 ORDER_ALREADY_FILLED / ORDER_ALREADY_CANCELLED: recorded with the cumulative filled of a
- *   fresh read (the registry requires it);
- * - a cancel the host accepted (200) whose order still rests after the confirmation window, again
- *   and again: the backing funds were withdrawn, the order is STRANDED (alarm), no more retries.
- */
+/** See the module doc. */
 export class CancelRun {
   private attempts = 0;
   private unconfirmed = 0;

@@ -1,9 +1,3 @@
-import { PREPARED_TX_LIFETIME_MS, isAwaitingConfirmation, isTerminal } from '../orders/fsm/index.js';
-import type { TrackedOrder } from '../orders/fsm/index.js';
-import { delayAt, pause, type Backoff } from './backoff.js';
-import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
-import { refreshOrder, showsNothing } from './order-reads.js';
-
 /**
  * Confirmation polling: read `GET /orders/{orderId}` (never the list) until the order rests or
  * ends, on the injected clock, with a backoff tuned to the venue (~12 s from a 200 to OPEN in the
@@ -14,6 +8,11 @@ import { refreshOrder, showsNothing } from './order-reads.js';
  * committed (status null with no contract and no fill, or 404) settles the order with
  * NeverCommitted. A failed read proves nothing: the order stays where it is.
  */
+import { PREPARED_TX_LIFETIME_MS, isAwaitingConfirmation, isTerminal } from '../orders/fsm/index.js';
+import type { TrackedOrder } from '../orders/fsm/index.js';
+import { delayAt, pause, type Backoff } from './backoff.js';
+import { hasCommitEvidence, type ExecutionContext } from './execution-context.js';
+import { refreshOrder, showsNothing } from './order-reads.js';
 
 /** How a confirmation ended. */
 export type ConfirmResult =

@@ -1,11 +1,3 @@
-import { DECIMAL_STRING, dec, toWire } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { PrepareCancelResult, PrepareOrderResult } from '../venue/call-types.js';
-import type { Order } from '../venue/schemas.js';
-import { echoDiffs } from '../orders/fsm/index.js';
-import { echoFromWire } from '../orders/wire-events.js';
-import type { PlacementIntent } from './placement-intent.js';
-
 /**
  * Invariant 2: nothing is signed unless the prepared order equals the intent. The order's fields
  * are compared by THE prepared-order check, `echoDiffs` of the state machine (the same function
@@ -13,6 +5,13 @@ import type { PlacementIntent } from './placement-intent.js';
  * file adds what only the pipeline sees: decimals the wire sends unparseable, and the envelope of
  * a 202 (nothing committed yet, a signature asked for). Pure and exact.
  */
+import { DECIMAL_STRING, dec, toWire } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { PrepareCancelResult, PrepareOrderResult } from '../venue/call-types.js';
+import type { Order } from '../venue/schemas.js';
+import { echoDiffs } from '../orders/fsm/index.js';
+import { echoFromWire } from '../orders/wire-events.js';
+import type { PlacementIntent } from './placement-intent.js';
 
 /** The verdict of an echo check: `ok` with no diffs, or the human-readable differences. */
 export interface EchoVerdict {

@@ -1,6 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import type { OrderRegistry, TransitionRecord } from '../orders/order-registry.js';
-import { ObserverError } from '../orders/registry-errors.js';
+import { ObserverError, type OrderRegistry, type TransitionRecord } from '../orders/order-registry.js';
 import { ZERO } from '../core/decimal.js';
 import { IllegalTransitionError, type OrderEvent, type TrackedOrder } from '../orders/fsm/index.js';
 import type { PreparedExpectation } from '../signing/prepared-checks.js';

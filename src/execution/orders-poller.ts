@@ -1,3 +1,17 @@
+/**
+ * The orders poller: every few seconds it lists the party's resting orders
+ * (`GET /orders?status=OPEN&refreshWallet=false`, every page) and reconciles them with the registry.
+ * - A listed order we track (committed or terminal) gets a VenueSnapshot when the venue shows
+ *   something new (status, contractId, filled): fills and rotations become registry effects.
+ * - A committed order no longer listed is read with `GET /orders/{orderId}`: its end is never assumed.
+ * - Orders in flight (INTENT … SUBMITTED, UNKNOWN) are never touched: the pipeline and the unknown
+ *   resolver own them. An order the registry knows by orderId OR clientOrderId is ours even while
+ *   SUBMITTING (the clientOrderId is journalled before the prepare), so a placement confirming
+ *   during a poll never looks foreign.
+ * - A listed order neither the registry nor the journal knows is foreign (another process or a
+ *   person trading this party): the `unknownOrders` policy applies ({@link UnknownOrders}).
+ * Only changed orders are written, so an idle book costs no journal writes.
+ */
 import type { Clock } from '../core/clock.js';
 import { dec } from '../core/decimal.js';
 import { Poller } from '../core/poller.js';
@@ -15,21 +29,6 @@ import { snapshotFromWire } from '../orders/wire-events.js';
 import { VenueError, isCredentialFailure } from '../venue/errors.js';
 import type { VenueClient } from '../venue/index.js';
 import type { Order } from '../venue/schemas.js';
-
-/**
- * The orders poller: every few seconds it lists the party's resting orders
- * (`GET /orders?status=OPEN&refreshWallet=false`, every page) and reconciles them with the registry.
- * - A listed order we track (committed or terminal) gets a VenueSnapshot when the venue shows
- *   something new (status, contractId, filled): fills and rotations become registry effects.
- * - A committed order no longer listed is read with `GET /orders/{orderId}`: its end is never assumed.
- * - Orders in flight (INTENT … SUBMITTED, UNKNOWN) are never touched: the pipeline and the unknown
- *   resolver own them. An order the registry knows by orderId OR clientOrderId is ours even while
- *   SUBMITTING (the clientOrderId is journalled before the prepare), so a placement confirming
- *   during a poll never looks foreign.
- * - A listed order neither the registry nor the journal knows is foreign (another process or a
- *   person trading this party): the `unknownOrders` policy applies ({@link UnknownOrders}).
- * Only changed orders are written, so an idle book costs no journal writes.
- */
 
 /** Default period of the orders poller. */
 export const DEFAULT_ORDERS_POLL_MS = 5_000;

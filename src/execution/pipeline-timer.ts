@@ -1,5 +1,3 @@
-import type { PipelineTiming } from '../core/pipeline-timing.js';
-
 /**
  * What the pipeline measures of itself for the quoting models: an exponentially weighted mean of
  * the time from queueing a placement to its order resting (queue wait included: that is how
@@ -7,6 +5,9 @@ import type { PipelineTiming } from '../core/pipeline-timing.js';
  * leaving the book. Statistics, so plain numbers. Outliers are capped at `maxSampleMs` so one
  * placement stuck behind an unknown order does not widen every quote for an hour.
  */
+import type { PipelineTiming } from '../core/pipeline-timing.js';
+
+/** See the module doc. */
 export class PipelineTimer {
   private placement: number | null = null;
   private cancel: number | null = null;

@@ -1,31 +1,3 @@
-import type { Clock } from '../core/clock.js';
-import type { Journal } from '../orders/journal/index.js';
-import type { OrderRegistry, SlotViolation } from '../orders/order-registry.js';
-import {
-  PREPARED_TX_LIFETIME_MS,
-  TERMINAL_STATES,
-  holdsPreparedTransaction,
-  isAwaitingConfirmation,
-  isBeforeSubmission,
-  isCommitted,
-  isSubmitted,
-  isTerminal,
-  type OrderEvent,
-  type OrderState,
-  type TrackedOrder,
-} from '../orders/fsm/index.js';
-import { preparedLiveFromWire, snapshotFromWire } from '../orders/wire-events.js';
-import type { Order } from '../venue/schemas.js';
-import { DEFAULT_DEADLINE_MARGIN_MS } from './execution-settings.js';
-import { hasCommitEvidence } from './execution-context.js';
-import {
-  differs,
-  listOpenOrders,
-  readOrder,
-  type OrdersReader,
-  type UnknownOrders,
-} from './orders-poller.js';
-
 /**
  * Recovery on start: rebuild the registry from the journal and settle every order that was not
  * terminal when the previous process stopped, by reading the venue. Nothing is re-prepared and
@@ -53,6 +25,33 @@ import {
  *   harmless: the first to commit wins).
  * Then the OPEN list is reconciled: unknown resting orders go through the `unknownOrders` policy.
  */
+import type { Clock } from '../core/clock.js';
+import type { Journal } from '../orders/journal/index.js';
+import type { OrderRegistry, SlotViolation } from '../orders/order-registry.js';
+import {
+  PREPARED_TX_LIFETIME_MS,
+  TERMINAL_STATES,
+  holdsPreparedTransaction,
+  isAwaitingConfirmation,
+  isBeforeSubmission,
+  isCommitted,
+  isSubmitted,
+  isTerminal,
+  type OrderEvent,
+  type OrderState,
+  type TrackedOrder,
+} from '../orders/fsm/index.js';
+import { preparedLiveFromWire, snapshotFromWire } from '../orders/wire-events.js';
+import type { Order } from '../venue/schemas.js';
+import { DEFAULT_DEADLINE_MARGIN_MS } from './execution-settings.js';
+import { hasCommitEvidence } from './execution-context.js';
+import {
+  differs,
+  listOpenOrders,
+  readOrder,
+  type OrdersReader,
+  type UnknownOrders,
+} from './orders-poller.js';
 
 /** What recovery did with one restored order. */
 export type RecoveryAction =

@@ -1,9 +1,10 @@
-import type { Dec } from '../core/decimal.js';
-
 /**
  * The daemon's own orders as the strategy sees them beside the snapshot; the type is the orders
  * layer's (`src/orders/own-orders-view.ts`), named here too for the readers of a snapshot.
  */
+import type { Dec } from '../core/decimal.js';
+
+/** See the module doc. */
 export type { OwnOrderView } from '../orders/own-orders-view.js';
 
 /**

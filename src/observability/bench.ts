@@ -1,3 +1,9 @@
+/**
+ * The metrics cost benchmark: a fully populated registry (2 pairs × 2 sides × 3 levels, every
+ * order state, every stage observed, every endpoint with several statuses and codes, default
+ * process metrics on) scraped `n` times. Prints figures; it is not a test. Run it with
+ * `npm run bench:metrics` (build, then `scripts/bench-metrics.cjs`).
+ */
 import { sideLabel } from './labels.js';
 import { LIVE_MARKOUT_HORIZONS_S } from './markout-tracker.js';
 import { performance } from 'node:perf_hooks';
@@ -14,13 +20,6 @@ import { createMetrics, type Metrics } from './create-metrics.js';
 import { registerStateCollector } from './state-collector.js';
 import type { DaemonStateView, LiveQuoteView, PairStateView } from './state-view.js';
 import { bindVenueClientHooks } from './venue-hooks.js';
-
-/**
- * The metrics cost benchmark: a fully populated registry (2 pairs × 2 sides × 3 levels, every
- * order state, every stage observed, every endpoint with several statuses and codes, default
- * process metrics on) scraped `n` times. Prints figures; it is not a test. Run it with
- * `npm run bench:metrics` (build, then `scripts/bench-metrics.cjs`).
- */
 
 /** Figures of one run, ms per scrape. */
 export interface MetricsBenchResult {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-
 /**
  * What the running build is: the package version and the source commit.
  *
@@ -11,6 +9,9 @@ import { readFileSync } from 'node:fs';
  *
  * Either is `unknown` when it cannot be found.
  */
+import { readFileSync } from 'node:fs';
+
+/** See the module doc. */
 export interface BuildInfo {
   readonly version: string;
   readonly commit: string;

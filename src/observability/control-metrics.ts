@@ -1,7 +1,3 @@
-import type { Counter, Gauge } from 'prom-client';
-
-import type { MetricFactory } from './metric-factory.js';
-
 /**
  * Control: readiness, the account's status, the risk gate's standing per pair, config reloads,
  * build info, the event loop, and the metrics module's own health.
@@ -24,6 +20,11 @@ import type { MetricFactory } from './metric-factory.js';
  * `reason` on denials (the gate's closed `RiskRule` list); `version`/`commit` on the one
  * `ledger_mm_build_info` series.
  */
+import type { Counter, Gauge } from 'prom-client';
+
+import type { MetricFactory } from './metric-factory.js';
+
+/** See the module doc. */
 export interface ControlMetrics {
   readonly ready: Gauge;
   readonly accountStatus: Gauge<'status'>;

@@ -1,5 +1,3 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-
 /**
  * Event-loop lag, from `perf_hooks.monitorEventLoopDelay`. The histogram is read and reset once
  * per window (default 10 s), so the figures describe recent behaviour, not the process's life.
@@ -10,6 +8,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
  * when it is worse (or when no window has completed yet): a single long GC pause does not fail
  * the liveness probe, a loop that is behind most of the time does.
  */
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
 /** Summary of one window, seconds. */
 export interface LagWindow {

@@ -1,8 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Clock } from '../core/clock.js';
-import { Poller } from '../core/poller.js';
-
 /**
  * The daemon's heartbeat, what `/healthz` answers and the watchdog (`ledger-mm watchdog`) reads:
  * alive only while the quote cycle is actually running, so a daemon stuck in a dead loop, whose
@@ -17,6 +12,10 @@ import { Poller } from '../core/poller.js';
  *
  * It observes the daemon's events (`daemon-phase`, `cycle`) and never decides anything else.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../core/clock.js';
+import { Poller } from '../core/poller.js';
 
 /** The heartbeat's answer at one instant. */
 export interface HeartbeatVerdict {

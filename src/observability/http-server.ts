@@ -1,8 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-import type { Readiness } from './readiness.js';
-
 /**
  * The metrics, health and status HTTP server (node:http), on `metrics.host` (loopback by
  * default: `/status` shows balances and positions) and `metrics.port`.
@@ -18,6 +13,10 @@ import type { Readiness } from './readiness.js';
  * takes longer than `providerTimeoutMs` yields a 500 with a message; the server itself never
  * throws. JSON bodies: `/healthz` and `/readyz` answer `{status, reasons}`.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Readiness } from './readiness.js';
 
 /** What `/metrics` serves (a `Metrics` fits). */
 export interface MetricsEndpoint {

@@ -1,6 +1,3 @@
-import type { Stage } from '../execution/execution-events.js';
-import { ENDPOINTS } from '../venue/endpoints.js';
-
 /**
  * Label values, kept bounded. Every label value that comes from outside this module (a pair, a
  * level, an error code, a token, a reason string) goes through a {@link LabelGuard}: a value
@@ -11,6 +8,8 @@ import { ENDPOINTS } from '../venue/endpoints.js';
  * Vocabulary: sides are `buy`/`sell`, stages and outcomes are snake_case
  * (`cancel_prepare`, `never_committed`), error codes are the venue's UPPER_SNAKE codes.
  */
+import type { Stage } from '../execution/execution-events.js';
+import { ENDPOINTS } from '../venue/endpoints.js';
 
 /** The value a guarded label takes when the real value is refused. */
 export const OTHER = 'other';

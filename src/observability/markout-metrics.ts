@@ -1,3 +1,9 @@
+/**
+ * Markouts as Prometheus histograms: `ledger_mm_fill_markout_bps{pair, side, horizon}`, the move
+ * of the book mid without our own orders from each fill to 5, 30, 60 and 300 s later, signed from
+ * our side (negative: adverse selection). Fed by the daemon's stream: each `fill`, and each
+ * quote cycle's snapshot and own orders (the ownless mid of every pair with a book).
+ */
 import type { Histogram } from 'prom-client';
 
 import type { Dec } from '../core/decimal.js';
@@ -7,13 +13,6 @@ import type { MetricLabels } from './labels.js';
 import { sideLabel } from './labels.js';
 import type { MetricFactory } from './metric-factory.js';
 import { LIVE_MARKOUT_HORIZONS_S, MarkoutTracker, type MarkoutSample } from './markout-tracker.js';
-
-/**
- * Markouts as Prometheus histograms: `ledger_mm_fill_markout_bps{pair, side, horizon}`, the move
- * of the book mid without our own orders from each fill to 5, 30, 60 and 300 s later, signed from
- * our side (negative: adverse selection). Fed by the daemon's stream: each `fill`, and each
- * quote cycle's snapshot and own orders (the ownless mid of every pair with a book).
- */
 
 /** Bucket bounds, bps: symmetric, finer near zero. */
 export const MARKOUT_BUCKETS_BPS = [-100, -50, -25, -10, -5, -2, -1, 0, 1, 2, 5, 10, 25, 50, 100] as const;

@@ -1,11 +1,12 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-
-import type { ScrapeHooks } from './scrape-hooks.js';
-
 /**
  * Creates prom-client metrics on one dedicated registry (never the global one). A metric marked
  * `derived` is computed from state on scrape: its `collect` runs the {@link ScrapeHooks}.
  */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+import type { ScrapeHooks } from './scrape-hooks.js';
+
+/** See the module doc. */
 export class MetricFactory {
   constructor(
     readonly registry: Registry,

@@ -1,5 +1,3 @@
-import type { Dec } from '../core/decimal.js';
-
 /**
  * The metrics boundary for money: the ONE place in the product where a `Dec` becomes a JS
  * `number` (invariant 5 of the architecture: money is never a `number`).
@@ -9,6 +7,9 @@ import type { Dec } from '../core/decimal.js';
  * from the result ever flows back into the daemon: metrics observe, they never decide. Every
  * other module keeps `Dec`; code review should reject a `toNumber()` on money anywhere else.
  */
+import type { Dec } from '../core/decimal.js';
+
+/** See the module doc. */
 export function toMetricNumber(value: Dec): number {
   return value.toNumber();
 }

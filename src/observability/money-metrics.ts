@@ -1,7 +1,3 @@
-import type { Counter, Gauge } from 'prom-client';
-
-import type { MetricFactory } from './metric-factory.js';
-
 /**
  * Money: balances, inventory, fills and PnL. Amounts are plain numbers of the instrument the
  * name says (`_base`, `_quote` of the `pair`) or that the `token` label names. They are
@@ -10,6 +6,11 @@ import type { MetricFactory } from './metric-factory.js';
  * `token` is an extra label: balances are per instrument, and a balance has no pair. It is
  * bounded by the instruments of the wallet (guarded, capped at 32).
  */
+import type { Counter, Gauge } from 'prom-client';
+
+import type { MetricFactory } from './metric-factory.js';
+
+/** See the module doc. */
 export interface MoneyMetrics {
   readonly balanceAvailable: Gauge<'token'>;
   readonly balanceLocked: Gauge<'token'>;

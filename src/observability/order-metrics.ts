@@ -1,7 +1,3 @@
-import type { Counter, Gauge } from 'prom-client';
-
-import type { MetricFactory } from './metric-factory.js';
-
 /**
  * Orders: the registry's view of our orders. `ledger_mm_orders` is set on scrape from the
  * daemon's counts (every local state, zero included, so every series always exists); the
@@ -10,6 +6,11 @@ import type { MetricFactory } from './metric-factory.js';
  * The `state` label on `ledger_mm_orders` is the local order state: a closed list of 17
  * (`ORDER_STATES`), the only way to see UNKNOWN and STRANDED orders at all.
  */
+import type { Counter, Gauge } from 'prom-client';
+
+import type { MetricFactory } from './metric-factory.js';
+
+/** See the module doc. */
 export interface OrderMetrics {
   readonly ordersByState: Gauge<'state'>;
   readonly foreignOrders: Gauge<'pair'>;

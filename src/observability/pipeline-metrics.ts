@@ -1,7 +1,3 @@
-import type { Counter, Gauge, Histogram } from 'prom-client';
-
-import type { MetricFactory } from './metric-factory.js';
-
 /**
  * Pipeline: the placement pipeline (one at a time) and the cancel pool (N at once), fed by the
  * execution event hub (`bind-events.ts`).
@@ -9,6 +5,11 @@ import type { MetricFactory } from './metric-factory.js';
  * The two queues are different mechanisms (a serial pipeline and a concurrent pool), so they
  * have their own metric names rather than a `queue` label.
  */
+import type { Counter, Gauge, Histogram } from 'prom-client';
+
+import type { MetricFactory } from './metric-factory.js';
+
+/** See the module doc. */
 export interface PipelineMetrics {
   /** Venue stages (prepare, submit, confirm and their cancel twins). */
   readonly stageDuration: Histogram<'stage' | 'outcome'>;

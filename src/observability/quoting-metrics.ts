@@ -1,12 +1,13 @@
-import type { Counter, Gauge } from 'prom-client';
-
-import type { MetricFactory } from './metric-factory.js';
-
 /**
  * Quoting: what we show the market. All of these are derived from the daemon's state on scrape
  * (see `state-collector.ts`). Prices are in the pair's quote instrument per unit of base; the
  * `pair` label fixes the unit.
  */
+import type { Counter, Gauge } from 'prom-client';
+
+import type { MetricFactory } from './metric-factory.js';
+
+/** See the module doc. */
 export interface QuotingMetrics {
   /** Live (resting) orders of ours per quote slot (2 briefly during a replacement; 0 once empty). */
   readonly liveQuotes: Gauge<'pair' | 'side' | 'level'>;

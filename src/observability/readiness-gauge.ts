@@ -1,6 +1,3 @@
-import type { Metrics } from './create-metrics.js';
-import type { Readiness } from './readiness.js';
-
 /**
  * `ledger_mm_ready` from a readiness provider: on each scrape the gauge is set to 1 when the
  * provider says ready, else 0. Give it the provider `/readyz` serves, so the metric and the probe
@@ -10,6 +7,10 @@ import type { Readiness } from './readiness.js';
  * The provider runs inside the scrape, synchronously: it must be cheap (the daemon's
  * `readiness()` is a pure function of its state).
  */
+import type { Metrics } from './create-metrics.js';
+import type { Readiness } from './readiness.js';
+
+/** See the module doc. */
 export function registerReadinessGauge(metrics: Metrics, readiness: () => Readiness): () => void {
   return metrics.hooks.add(() => {
     let ready = false;

@@ -1,11 +1,10 @@
-import type { DaemonStateView } from './state-view.js';
-
 /**
  * Readiness (`/readyz`): ready to trade when the startup preflight passed, the API key works, the
  * account is ACTIVE, and market data is fresh. {@link assessReadiness} derives it from the
  * {@link DaemonStateView}; the HTTP server takes any `() => Readiness` so the daemon may add
  * reasons of its own (e.g. "recovering", "shutting down").
  */
+import type { DaemonStateView } from './state-view.js';
 
 /** The answer of a readiness provider. */
 export interface Readiness {

@@ -1,8 +1,3 @@
-import type { Dec } from '../core/decimal.js';
-import type { OrderState } from '../orders/fsm/index.js';
-import type { PairRiskState } from '../risk/risk-types.js';
-import type { Side } from '../core/order-terms.js';
-
 /**
  * What the daemon exposes, read-only, for the state-derived metrics, `/status` and `/readyz`.
  * The daemon implements it as a function returning a fresh view; the metrics module calls it
@@ -12,6 +7,12 @@ import type { Side } from '../core/order-terms.js';
  * Everything is optional that the daemon might not know yet: a pair without a reference, no
  * balances before the first poll, no risk verdict before the first cycle.
  */
+import type { Dec } from '../core/decimal.js';
+import type { OrderState } from '../orders/fsm/index.js';
+import type { PairRiskState } from '../risk/risk-types.js';
+import type { Side } from '../core/order-terms.js';
+
+/** See the module doc. */
 export interface DaemonStateView {
   /** The daemon clock's now, ms since the epoch: ages are measured against it. */
   readonly now: number;

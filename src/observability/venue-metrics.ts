@@ -1,8 +1,3 @@
-import type { Counter, Gauge, Histogram } from 'prom-client';
-
-import type { MetricFactory } from './metric-factory.js';
-import { VENUE_STAGE_BUCKETS } from './pipeline-metrics.js';
-
 /**
  * Venue: every HTTP exchange of the venue client (fed by its `onResponse`, `onRateLimited` and
  * `onRetry` hooks, `venue-hooks.ts`), the rate budget, and the pollers' last successes.
@@ -14,6 +9,12 @@ import { VENUE_STAGE_BUCKETS } from './pipeline-metrics.js';
  * - `poller`: the poller kind (`book`, `trades`, `orders`, `balances`, `account`, `pairs`); the
  *   pair of a per-pair poller is its own `pair` label.
  */
+import type { Counter, Gauge, Histogram } from 'prom-client';
+
+import type { MetricFactory } from './metric-factory.js';
+import { VENUE_STAGE_BUCKETS } from './pipeline-metrics.js';
+
+/** See the module doc. */
 export interface VenueMetrics {
   readonly requests: Counter<'endpoint' | 'status'>;
   readonly requestDuration: Histogram<'endpoint'>;

@@ -1,5 +1,3 @@
-import type { AccountView, BookView } from '../market/market-snapshot.js';
-
 /**
  * Whether the account may trade and whether a pair's data is fresh enough to quote on.
  *
@@ -14,6 +12,7 @@ import type { AccountView, BookView } from '../market/market-snapshot.js';
  * from the gate's first evaluation before its orders are cancelled, so a restart does not pull
  * every quote before the first book poll has had a chance.
  */
+import type { AccountView, BookView } from '../market/market-snapshot.js';
 
 /** Why the account cannot trade, or null when it can. */
 export function accountNotReady(account: AccountView | null): string | null {

@@ -1,3 +1,7 @@
+/**
+ * The types of the risk gate: its parameters, the state it carries from one evaluation to the
+ * next, its input and its verdict. The gate is a pure function of (state, input, params).
+ */
 import type { ParamsOf } from '../config/param-spec.js';
 import type { riskParamSpecs } from '../config/sections/risk.js';
 import type { Dec } from '../core/decimal.js';
@@ -7,11 +11,6 @@ import type { BreakerState } from './error-breaker.js';
 import type { DailyLossState } from './daily-loss-guard.js';
 import type { PriceJumpState } from './price-jump-guard.js';
 import type { TokenBucketState } from './token-bucket.js';
-
-/**
- * The types of the risk gate: its parameters, the state it carries from one evaluation to the
- * next, its input and its verdict. The gate is a pure function of (state, input, params).
- */
 
 /** A pair's standing: quoting normally, only reducing its position, or placing nothing. */
 export type PairRiskState = 'active' | 'reducing' | 'halted';

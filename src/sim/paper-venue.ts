@@ -1,14 +1,3 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { Clock } from '../core/clock.js';
-import { readStoreLock, storeLockHeld } from '../orders/journal/index.js';
-import { generateKeyFile } from '../signing/index.js';
-import type { LatencyProfile } from './latency.js';
-import { DEFAULT_ENGINE_SETTINGS } from './engine/engine-core.js';
-import { DEFAULT_SWEEP_MS, type RetentionOptions } from './engine/history-retention.js';
-import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from './sim-config.js';
-import { SimVenue } from './sim-venue.js';
-
 /**
  * Paper trading's venue: the simulated venue on loopback over real HTTP, its market running, and
  * one account registered with a throwaway signing key written under the store's directory (the
@@ -21,6 +10,16 @@ import { SimVenue } from './sim-venue.js';
  * journal of a previous session would hold orders this venue never heard of. A store still
  * locked by a live process on this host (another paper session) is left alone and refused.
  */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Clock } from '../core/clock.js';
+import { readStoreLock, storeLockHeld } from '../orders/journal/index.js';
+import { generateKeyFile } from '../signing/index.js';
+import type { LatencyProfile } from './latency.js';
+import { DEFAULT_ENGINE_SETTINGS } from './engine/engine-core.js';
+import { DEFAULT_SWEEP_MS, type RetentionOptions } from './engine/history-retention.js';
+import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from './sim-config.js';
+import { SimVenue } from './sim-venue.js';
 
 /** Options of {@link startPaperVenue}. */
 export interface PaperVenueOptions {

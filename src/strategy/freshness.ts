@@ -1,13 +1,14 @@
+/**
+ * Where a freshness check of the placement pipeline runs: before the prepare (`queued`: dropping
+ * the intent costs nothing) or before signing (`prepared`: dropping it wastes the prepare).
+ */
 import type { Dec } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
 import type { ReconcileParams } from './params.js';
 import type { DesiredQuote, QuoteTolerance } from './quote-types.js';
 import { edgeBps, misfit } from './reconciler.js';
 
-/**
- * Where a freshness check of the placement pipeline runs: before the prepare (`queued`: dropping
- * the intent costs nothing) or before signing (`prepared`: dropping it wastes the prepare).
- */
+/** See the module doc. */
 export type FreshnessStage = 'queued' | 'prepared';
 
 /**

@@ -1,3 +1,9 @@
+/**
+ * The benchmarks' in-process ground: the simulated venue on a @sinonjs/fake-timers clock (as the
+ * daemon's end-to-end tests and `ledger-mm simulate` run it), instrumented so the venue's own CPU
+ * can be told apart from the daemon's. The venue's request handler and every timer it sets (its
+ * commits, expiries and market model) run inside a {@link VenueMeter}.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,13 +20,6 @@ import type { LatencyProfile } from '../../sim/latency.js';
 import { loadSimConfig, type SimConfigInput } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
 import { VenueMeter } from './measure.js';
-
-/**
- * The benchmarks' in-process ground: the simulated venue on a @sinonjs/fake-timers clock (as the
- * daemon's end-to-end tests and `ledger-mm simulate` run it), instrumented so the venue's own CPU
- * can be told apart from the daemon's. The venue's request handler and every timer it sets (its
- * commits, expiries and market model) run inside a {@link VenueMeter}.
- */
 
 /** What {@link benchVenue} builds. */
 export interface BenchVenue {

@@ -1,7 +1,3 @@
-import { Poller } from '../../core/poller.js';
-import { benchPaperDaemon } from './in-process.js';
-import { summarise, type Summary } from './measure.js';
-
 /**
  * CPU per poll cycle: the paper daemon (config/paper.json: two pairs, one level a side) against
  * the simulated venue of `ledger-mm paper` (config/sim.json, market running) at INSTANT latency,
@@ -13,6 +9,9 @@ import { summarise, type Summary } from './measure.js';
  * nothing else runs in between. Per run: CPU of the process, the simulated venue's share, and
  * the local rest.
  */
+import { Poller } from '../../core/poller.js';
+import { benchPaperDaemon } from './in-process.js';
+import { summarise, type Summary } from './measure.js';
 
 /** Options of {@link runPollBench}. */
 export interface PollBenchOptions {

@@ -1,13 +1,3 @@
-import { parseArgs } from 'node:util';
-import { runMetricsBench } from '../../observability/bench.js';
-import { runLongRun } from './long-run.js';
-import { machineInfo } from './measure.js';
-import { runPaperMemory, type PaperMemoryResult } from './paper-memory.js';
-import { runPlacementBench } from './placement-bench.js';
-import { runPollBench } from './poll-bench.js';
-import { checksOf, formatReport, type BenchReport } from './report.js';
-import { runSimSpeed } from './sim-speed.js';
-
 /**
  * `npm run bench` (`scripts/bench.cjs` → {@link main}): prints figures, it is not a test.
  *
@@ -23,6 +13,15 @@ import { runSimSpeed } from './sim-speed.js';
  * The memory run is real time; the CPU parts run meanwhile in this process (the child barely
  * uses a core), unless `--serial`.
  */
+import { parseArgs } from 'node:util';
+import { runMetricsBench } from '../../observability/bench.js';
+import { runLongRun } from './long-run.js';
+import { machineInfo } from './measure.js';
+import { runPaperMemory, type PaperMemoryResult } from './paper-memory.js';
+import { runPlacementBench } from './placement-bench.js';
+import { runPollBench } from './poll-bench.js';
+import { checksOf, formatReport, type BenchReport } from './report.js';
+import { runSimSpeed } from './sim-speed.js';
 
 export const BENCH_PARTS = ['placement', 'polls', 'scrape', 'memory', 'longrun', 'sim'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];

@@ -1,5 +1,3 @@
-import type { EngineCore } from './engine-core.js';
-
 /**
  * Bounded history for a venue that runs for days (paper trading). The simulated venue keeps
  * every order, prepared command and public trade by default, as tests and simulations read whole
@@ -15,6 +13,7 @@ import type { EngineCore } from './engine-core.js';
  * The retention must outlast everything a client still reads: the 5-minute prepare deadline, the
  * 20-minute token, and the daemon's own history lookups (recovery looks 10 minutes back).
  */
+import type { EngineCore } from './engine-core.js';
 
 /** How often the sweep runs unless {@link RetentionOptions.sweepMs} says otherwise. */
 export const DEFAULT_SWEEP_MS = 60_000;
