@@ -10,7 +10,7 @@
  * call returns at once, outcomes come back through the callbacks.
  */
 import type { Clock } from '../core/clock.js';
-import { PipelineTimer } from '../execution/pipeline-timer.js';
+import { PipelineTimer } from '../execution/placement/pipeline-timer.js';
 import type { PipelineTiming } from '../core/pipeline-timing.js';
 import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';

@@ -8,7 +8,7 @@
 import type { PlaceAction } from '../strategy/quote-types.js';
 import type { Clock } from '../core/clock.js';
 import { FillWatch } from '../execution/fill-watch.js';
-import type { FreshnessStage, NotWantedCause } from '../execution/placement-policy.js';
+import type { FreshnessStage, NotWantedCause } from '../execution/placement/placement-policy.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { MarketSnapshot, OwnOrderView, WalletInput } from '../market/market-snapshot.js';
 import type { MarketState } from '../market/market-state.js';

@@ -9,8 +9,8 @@ import { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import { PreparedVerifier } from '../signing/prepared-verifier.js';
 import { raceSignal } from './backoff.js';
-import { CancelPool } from './cancel-pool.js';
-import { ClientOrderIdFactory } from './client-order-id.js';
+import { CancelPool } from './cancel/cancel-pool.js';
+import { ClientOrderIdFactory } from './placement/client-order-id.js';
 import { CredentialBackoff } from './credential-backoff.js';
 import type { ExecutionDeps } from './execution-context.js';
 import type { CancelOutcome } from './execution-events.js';
@@ -18,9 +18,9 @@ import { FillTracker } from './fills.js';
 import { Inventory } from './inventory.js';
 import type { CloseOptions, EngineEvent, OrderEngineOptions } from './engine-types.js';
 import { DEFAULT_EXECUTION_SETTINGS } from './execution-settings.js';
-import { IgnoredOrders, OrdersPoller, UnknownOrders } from './orders-poller.js';
-import { PlacementPipeline } from './placement-pipeline.js';
-import { UnknownResolver } from './unknown-resolver.js';
+import { IgnoredOrders, OrdersPoller, UnknownOrders } from './resolve/orders-poller.js';
+import { PlacementPipeline } from './placement/placement-pipeline.js';
+import { UnknownResolver } from './resolve/unknown-resolver.js';
 
 /** The parts `OrderEngine.start` builds. */
 export type EngineParts = ReturnType<typeof buildParts>;

@@ -14,9 +14,9 @@ import type { VenueClient } from '../venue/client.js';
 import type { ExecutionEvent } from './execution-events.js';
 import type { ExecutionSettings } from './execution-settings.js';
 import type { OrderObservation } from './fills.js';
-import type { OrdersPollerEvent, OrdersPollerOptions } from './orders-poller.js';
-import type { PlacementPolicy } from './placement-policy.js';
-import type { RecoveryReport } from './recovery.js';
+import type { OrdersPollerEvent, OrdersPollerOptions } from './resolve/orders-poller.js';
+import type { PlacementPolicy } from './placement/placement-policy.js';
+import type { RecoveryReport } from './resolve/recovery.js';
 
 /** Everything the engine reports: execution, order observations, poller and lifecycle events. */
 export type EngineEvent =

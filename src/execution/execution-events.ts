@@ -6,7 +6,7 @@
 import type { OrderState, TerminalState } from '../orders/fsm/index.js';
 import type { Dec } from '../core/decimal.js';
 import type { UnverifiedReason } from '../signing/prepared-verifier.js';
-import type { NotWantedCause } from './placement-policy.js';
+import type { NotWantedCause } from './placement/placement-policy.js';
 
 // ---------------------------------------------------------------------------------------------
 // Placement outcomes

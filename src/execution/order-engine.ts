@@ -1,6 +1,6 @@
 import { openJournal, type Journal } from '../orders/journal/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
-import type { CancelOptions } from './cancel-pool.js';
+import type { CancelOptions } from './cancel/cancel-pool.js';
 import { buildParts, cancelEverything, closeEngine, type EngineParts } from './engine-parts.js';
 import {
   DEFAULT_TERMINAL_EVICTION,
@@ -14,9 +14,9 @@ import {
 } from './engine-types.js';
 import type { CancelOutcome, PlacementOutcome } from './execution-events.js';
 import type { InventoryView } from './inventory.js';
-import type { OrdersPoller } from './orders-poller.js';
-import type { PlaceOptions, PlacementIntent } from './placement-intent.js';
-import { recover, type RecoveryReport } from './recovery.js';
+import type { OrdersPoller } from './resolve/orders-poller.js';
+import type { PlaceOptions, PlacementIntent } from './placement/placement-intent.js';
+import { recover, type RecoveryReport } from './resolve/recovery.js';
 
 export {
   DEFAULT_TERMINAL_EVICTION,

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import type { PlacementIntent } from '../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../src/execution/placement/placement-intent.js';
 import { settle, startDaemon } from './fixtures/daemon.js';
 import { simEnv, type SimEnv } from './fixtures/sim-env.js';
 

@@ -8,7 +8,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { CREDENTIAL_BACKOFF_MAX_MS, CredentialBackoff } from '../../src/execution/credential-backoff.js';
-import type { PlacementIntent } from '../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../src/execution/placement/placement-intent.js';
 import { VenueError } from '../../src/venue/errors.js';
 import { settle, startDaemon } from './fixtures/daemon.js';
 import { simEnv, type SimEnv } from './fixtures/sim-env.js';

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { dec } from '../../core/decimal.js';
 import type { CancelOutcome, PlacementOutcome } from '../../execution/execution-events.js';
 import { OrderEngine } from '../../execution/order-engine.js';
-import type { PlacementIntent } from '../../execution/placement-intent.js';
+import type { PlacementIntent } from '../../execution/placement/placement-intent.js';
 import { openJournal } from '../../orders/journal/index.js';
 import type { TrackedOrder } from '../../orders/fsm/index.js';
 import { signerFromSeed, type Signer } from '../../signing/index.js';

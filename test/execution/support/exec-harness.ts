@@ -2,19 +2,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dec } from '../../../src/core/decimal.js';
-import { CancelPool } from '../../../src/execution/cancel-pool.js';
-import { ClientOrderIdFactory } from '../../../src/execution/client-order-id.js';
+import { CancelPool } from '../../../src/execution/cancel/cancel-pool.js';
+import { ClientOrderIdFactory } from '../../../src/execution/placement/client-order-id.js';
 import { ExecutionEventHub, type ExecutionEvent } from '../../../src/execution/execution-events.js';
-import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../../src/execution/placement/placement-intent.js';
 import {
   executionSettings,
   type CancelSettings,
   type PlacementSettings,
   type Tuning,
 } from '../../../src/execution/execution-settings.js';
-import { PlacementPipeline } from '../../../src/execution/placement-pipeline.js';
-import type { PlacementPolicy } from '../../../src/execution/placement-policy.js';
-import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
+import { PlacementPipeline } from '../../../src/execution/placement/placement-pipeline.js';
+import type { PlacementPolicy } from '../../../src/execution/placement/placement-policy.js';
+import { UnknownResolver } from '../../../src/execution/resolve/unknown-resolver.js';
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { OrderEngine, type OrderEngineOptions } from '../../../src/execution/order-engine.js';
-import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../../src/execution/placement/placement-intent.js';
 import { openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { simEnv, type SimEnv } from '../../execution/fixtures/sim-env.js';
