@@ -9,7 +9,7 @@ import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
 import type { Daemon } from '../daemon/daemon.js';
 import { startPaperVenue, type PaperVenue } from '../sim/paper-venue.js';
 import { PAPER_CONFIG_FILE, simulatorTuning } from '../sim/paper-tuning.js';
-import { observabilityAttachment } from '../daemon/observability-wiring.js';
+import { observabilityAttachment } from '../daemon/reporting/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
 import { SignalRelay, type ProcessSeam } from '../daemon/signals.js';
 import type { LogDestination } from '../logging/logger.js';

@@ -1,6 +1,6 @@
 /**
  * What the daemon measures of its own execution, as the quoting models read it (plain numbers).
- * The execution layer's `PipelineTimer` (`src/execution/pipeline-timer.ts`) produces it and the
+ * The execution layer's `PipelineTimer` (`src/execution/placement/pipeline-timer.ts`) produces it and the
  * strategy's models consume it; it sits here, below both, because the strategy may not import the
  * execution layer (`.dependency-cruiser.cjs`): a pure type shared by two layers lives in the
  * lowest one both may read.

@@ -11,9 +11,9 @@ import type { VenueHooks } from '../venue/exchange.js';
 import type { RetryEvent } from '../venue/retry.js';
 import type { Transport } from '../venue/transport.js';
 import type { planReconcile } from '../strategy/reconciler.js';
-import type { PreflightReport } from './preflight.js';
-import type { SideWatchEvent } from './side-watch.js';
-import type { CycleReport } from './quote-cycle.js';
+import type { PreflightReport } from './startup/preflight.js';
+import type { SideWatchEvent } from './reporting/side-watch.js';
+import type { CycleReport } from './trading/quote-cycle.js';
 
 /** The daemon's life. `preflight` and `recovering` repeat on a slow timer until they pass. */
 export type DaemonPhase =

@@ -13,10 +13,10 @@ import type { OrderEngine } from '../execution/order-engine.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
 import type { DaemonStateView } from '../observability/state-view.js';
 import type { VenueClient } from '../venue/index.js';
-import { apiKeyFileOf, type ApiKeyFile } from './api-key-file.js';
-import { AuthWatch } from './auth-watch.js';
+import { apiKeyFileOf, type ApiKeyFile } from './startup/api-key-file.js';
+import { AuthWatch } from './reporting/auth-watch.js';
 import { BookWatch } from '../market/book-watch.js';
-import { logDaemonEvent } from './daemon-log.js';
+import { logDaemonEvent } from './reporting/daemon-log.js';
 import {
   resolveTuning,
   type DaemonCloseOptions,
@@ -26,26 +26,26 @@ import {
   type DaemonTuning,
   type ShutdownReport,
 } from './daemon-types.js';
-import { EngineEvents } from './engine-events.js';
-import { Fanout } from './fanout.js';
+import { EngineEvents } from './reporting/engine-events.js';
+import { Fanout } from './reporting/fanout.js';
 import { shutdown } from './lifecycle.js';
-import { LiveConfig } from './live-config.js';
-import type { LiveParams } from './live-params.js';
+import { LiveConfig } from './trading/live-config.js';
+import type { LiveParams } from './trading/live-params.js';
 import { LocalBalances } from '../portfolio/local-balances.js';
-import { createMarketFeed } from './market-feed.js';
-import type { PreflightReport } from './preflight.js';
+import { createMarketFeed } from './startup/market-feed.js';
+import type { PreflightReport } from './startup/preflight.js';
 import { Positions, type PairPosition } from '../portfolio/pnl.js';
-import type { CycleReport } from './quote-cycle.js';
-import { assessDaemonReadiness, type DaemonReadiness } from './readiness.js';
-import { passPreflight, startEngine } from './startup.js';
-import { BalancesGate } from './balances-gate.js';
-import { ProvisionalStart } from './provisional-start.js';
-import { buildStateView } from './state-view.js';
-import { awaitingOrders } from './side-missing-cause.js';
-import { PipelineCycle, SideWatch } from './side-watch.js';
-import { TradingSession } from './trading-session.js';
-import { QuotePolicy } from './quote-policy.js';
-import { createDaemonVenueClient } from './venue-client.js';
+import type { CycleReport } from './trading/quote-cycle.js';
+import { assessDaemonReadiness, type DaemonReadiness } from './reporting/daemon-readiness.js';
+import { passPreflight, startEngine } from './startup/startup.js';
+import { BalancesGate } from './startup/balances-gate.js';
+import { ProvisionalStart } from './startup/provisional-start.js';
+import { buildStateView } from './reporting/daemon-state.js';
+import { awaitingOrders } from './reporting/side-missing-cause.js';
+import { PipelineCycle, SideWatch } from './reporting/side-watch.js';
+import { TradingSession } from './trading/trading-session.js';
+import { QuotePolicy } from './trading/quote-policy.js';
+import { createDaemonVenueClient } from './startup/venue-client.js';
 
 /** See the module doc. */
 export class Daemon {

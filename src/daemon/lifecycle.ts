@@ -36,7 +36,7 @@ import type { OrderEngine } from '../execution/order-engine.js';
 import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { ShutdownReport } from './daemon-types.js';
-import type { OrderDispatch } from './order-dispatch.js';
+import type { OrderDispatch } from './trading/order-dispatch.js';
 
 /** What the stop acts on. */
 export interface ShutdownParts {

@@ -14,7 +14,7 @@ import { KeyFileError } from '../signing/key-file-error.js';
 import { loadSigner } from '../signing/load-signer.js';
 import type { Transport } from '../venue/transport.js';
 import { Daemon } from './daemon.js';
-import { terseInfo } from './daemon-log.js';
+import { terseInfo } from './reporting/daemon-log.js';
 import type { DaemonOptions, DaemonTuning } from './daemon-types.js';
 import { installSignalHandlers, type ProcessSeam } from './signals.js';
 

@@ -15,7 +15,7 @@ import {
   type InventoryLimits,
 } from './inventory-guard.js';
 import { EMPTY_PRICE_JUMP, stepPriceJump, type PriceJumpState } from './price-jump-guard.js';
-import { accountNotReady, bookFreshness } from './readiness.js';
+import { accountNotReady, bookFreshness } from './trading-readiness.js';
 import type { PairRiskState, RiskInput, RiskParams, RiskReason, RiskRule, RiskState } from './risk-types.js';
 
 /** A rule that halts a pair. */

@@ -1,7 +1,7 @@
 /**
  * Where the daily loss guard's state outlives the process: the order journal's `meta` table,
  * under {@link RISK_MEMORY_KEY}, through the engine's `meta` view. The quote cycle
- * (`src/daemon/quote-cycle.ts`) loads it once when it seeds the risk state and saves it whenever
+ * (`src/daemon/trading/quote-cycle.ts`) loads it once when it seeds the risk state and saves it whenever
  * it changes; the encoding is the risk module's pure codec.
  */
 import { decodeDailyLoss, encodeDailyLoss } from './daily-loss-codec.js';

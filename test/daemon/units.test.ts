@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ZERO, dec } from '../../src/core/decimal.js';
 import { BookWatch, CLOCK_MARGIN_MS } from '../../src/market/book-watch.js';
 import { LocalBalances, ownLocks } from '../../src/portfolio/local-balances.js';
-import { isPipelineFailure } from '../../src/daemon/order-dispatch.js';
+import { isPipelineFailure } from '../../src/daemon/trading/order-dispatch.js';
 import {
   ownOrdersView,
   quoteSlotOf,
@@ -10,7 +10,7 @@ import {
   type PendingIntent,
 } from '../../src/orders/own-orders-view.js';
 import { riskInputs, type PairPosition } from '../../src/portfolio/pnl.js';
-import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/readiness.js';
+import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/reporting/daemon-readiness.js';
 import { SignalRelay } from '../../src/daemon/signals.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 import {

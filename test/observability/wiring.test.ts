@@ -7,7 +7,7 @@ import {
   observabilityAttachment,
   type AttachedObservability,
   type ObservableDaemon,
-} from '../../src/daemon/observability-wiring.js';
+} from '../../src/daemon/reporting/observability-wiring.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { Readiness } from '../../src/observability/readiness.js';
 import type { DaemonStateView } from '../../src/observability/state-view.js';

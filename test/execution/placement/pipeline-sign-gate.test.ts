@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BalancesGate } from '../../../src/daemon/balances-gate.js';
+import { BalancesGate } from '../../../src/daemon/startup/balances-gate.js';
 import { buy, execHarness, type ExecHarness } from '../support/exec-harness.js';
 import { closeChecked } from '../support/ground-truth.js';
 

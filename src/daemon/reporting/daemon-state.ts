@@ -3,10 +3,10 @@
  * ({@link DaemonStateView}): metrics, `/status` and `/readyz` are built from it on demand. A
  * fresh view per call; nothing in it is shared with the running daemon.
  */
-import type { OrderEngine } from '../execution/order-engine.js';
-import type { PollerStats } from '../core/poller.js';
-import type { MarketState } from '../market/market-state.js';
-import { knownBalances } from '../market/market-snapshot.js';
+import type { OrderEngine } from '../../execution/order-engine.js';
+import type { PollerStats } from '../../core/poller.js';
+import type { MarketState } from '../../market/market-state.js';
+import { knownBalances } from '../../market/market-snapshot.js';
 import type {
   DaemonStateView,
   FillView,
@@ -14,13 +14,13 @@ import type {
   PairStateView,
   PipelineStepView,
   PollerView,
-} from '../observability/state-view.js';
-import { isLiveOnBook, placementStep, type TrackedOrder } from '../orders/fsm/index.js';
-import { bucketForLimit, refill, type RiskParams, type RiskState } from '../risk/index.js';
-import { quoteSlotOf } from '../orders/own-orders-view.js';
-import type { PairPosition } from '../portfolio/pnl.js';
+} from '../../observability/state-view.js';
+import { isLiveOnBook, placementStep, type TrackedOrder } from '../../orders/fsm/index.js';
+import { bucketForLimit, refill, type RiskParams, type RiskState } from '../../risk/index.js';
+import { quoteSlotOf } from '../../orders/own-orders-view.js';
+import type { PairPosition } from '../../portfolio/pnl.js';
 import type { SideEpisode } from './side-watch.js';
-import type { CycleReport } from './quote-cycle.js';
+import type { CycleReport } from '../trading/quote-cycle.js';
 
 /** What the view is built from. */
 export interface StateSource {

@@ -14,13 +14,13 @@
  * It observes and records; it decides nothing about quoting.
  */
 import { Counter, type Registry } from 'prom-client';
-import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
-import { Poller } from '../core/poller.js';
-import type { Logger } from '../logging/logger.js';
-import type { TrackedOrder } from '../orders/fsm/index.js';
-import type { Daemon } from './daemon.js';
-import type { DaemonEvent } from './daemon-types.js';
-import type { DaemonAttachment } from './run-daemon.js';
+import { systemClock, timeoutSignal, type Clock } from '../../core/clock.js';
+import { Poller } from '../../core/poller.js';
+import type { Logger } from '../../logging/logger.js';
+import type { TrackedOrder } from '../../orders/fsm/index.js';
+import type { Daemon } from '../daemon.js';
+import type { DaemonEvent } from '../daemon-types.js';
+import type { DaemonAttachment } from '../run-daemon.js';
 
 /** Options of {@link WatchdogAttribution}. */
 export interface WatchdogAttributionOptions {

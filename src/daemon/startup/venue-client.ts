@@ -3,10 +3,10 @@
  * over the injected transport (the in-process simulator, tests) or undici pools to the
  * configured hosts, with the observers' hooks (metrics) attached.
  */
-import type { VenueConfig } from '../config/schema.js';
-import { VenueClient, createLiveVenueClient } from '../venue/index.js';
-import type { LiveVenueClientOptions, RetryEvent } from '../venue/index.js';
-import type { DaemonOptions } from './daemon-types.js';
+import type { VenueConfig } from '../../config/schema.js';
+import { VenueClient, createLiveVenueClient } from '../../venue/index.js';
+import type { LiveVenueClientOptions, RetryEvent } from '../../venue/index.js';
+import type { DaemonOptions } from '../daemon-types.js';
 
 /** See the module doc. */
 export function createDaemonVenueClient(

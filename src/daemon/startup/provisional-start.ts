@@ -1,9 +1,9 @@
-import type { PlacementOutcome } from '../execution/execution-events.js';
-import type { MarketPollers, MarketState } from '../market/index.js';
+import type { PlacementOutcome } from '../../execution/execution-events.js';
+import type { MarketPollers, MarketState } from '../../market/index.js';
 import type { BalancesGate } from './balances-gate.js';
 import type { BalancesPendingReport } from './preflight.js';
 import { startEngine, type EngineStart, type StartedEngine, type StartupDeps } from './startup.js';
-import type { TradingSession } from './trading-session.js';
+import type { TradingSession } from '../trading/trading-session.js';
 
 /** Placement outcomes that say nothing about the account or its funds. */
 const QUIET_OUTCOMES: ReadonlySet<PlacementOutcome['kind']> = new Set([

@@ -7,8 +7,8 @@
  * A side whose placement merely waits its turn in the pipeline (`queued`) is not warned about:
  * that is the venue's pace, not a stop (the metric still shows it).
  */
-import type { Side } from '../core/order-terms.js';
-import type { CycleReport } from './quote-cycle.js';
+import type { Side } from '../../core/order-terms.js';
+import type { CycleReport } from '../trading/quote-cycle.js';
 import { sideMissingCause, type AwaitingOrder } from './side-missing-cause.js';
 import type { SideMissingCause } from './side-missing-reasons.js';
 

@@ -2,12 +2,12 @@
  * Why a side of a pair has no resting quote, told from one quote cycle: pure, the first cause
  * in the order of `SIDE_MISSING_REASONS` that holds. See `side-missing-reasons.ts` for the words.
  */
-import type { OwnOrderView } from '../market/market-snapshot.js';
-import type { RiskRule } from '../risk/index.js';
-import type { Side } from '../core/order-terms.js';
-import type { CycleReport } from './quote-cycle.js';
-import type { OrderEngine } from '../execution/order-engine.js';
-import { isAwaitingConfirmation } from '../orders/fsm/index.js';
+import type { OwnOrderView } from '../../market/market-snapshot.js';
+import type { RiskRule } from '../../risk/index.js';
+import type { Side } from '../../core/order-terms.js';
+import type { CycleReport } from '../trading/quote-cycle.js';
+import type { OrderEngine } from '../../execution/order-engine.js';
+import { isAwaitingConfirmation } from '../../orders/fsm/index.js';
 import type { SideMissingCause } from './side-missing-reasons.js';
 
 /** An order of ours whose placement may still await the ledger (SUBMITTING, SUBMITTED, UNKNOWN). */

@@ -14,23 +14,23 @@
  * `daemon.readiness()` (on `/readyz`, and as `ledger_mm_ready` on each scrape: one verdict) and a
  * status document. Metrics observe; nothing here feeds back.
  */
-import { systemClock, type Clock } from '../core/clock.js';
-import type { MmConfig, WatchdogConfig } from '../config/schema.js';
-import type { Logger } from '../logging/logger.js';
-import { observeEvent } from '../observability/bind-events.js';
-import { observeConfigReload, observeRiskDenials } from '../observability/control-events.js';
-import { observeMarkoutEvent } from '../observability/markout-metrics.js';
-import { createMetrics, type Metrics } from '../observability/create-metrics.js';
-import { DaemonHeartbeat, HeartbeatFileWriter } from '../observability/heartbeat.js';
-import { ObservabilityServer } from '../observability/http-server.js';
-import type { Readiness } from '../observability/readiness.js';
-import { registerReadinessGauge } from '../observability/readiness-gauge.js';
-import { registerStateCollector } from '../observability/state-collector.js';
-import type { DaemonStateView } from '../observability/state-view.js';
-import { buildStatusReport } from '../observability/status-report.js';
-import { bindVenueClientHooks } from '../observability/venue-hooks.js';
-import type { DaemonEvent } from './daemon-types.js';
-import type { DaemonAttachment } from './run-daemon.js';
+import { systemClock, type Clock } from '../../core/clock.js';
+import type { MmConfig, WatchdogConfig } from '../../config/schema.js';
+import type { Logger } from '../../logging/logger.js';
+import { observeEvent } from '../../observability/bind-events.js';
+import { observeConfigReload, observeRiskDenials } from '../../observability/control-events.js';
+import { observeMarkoutEvent } from '../../observability/markout-metrics.js';
+import { createMetrics, type Metrics } from '../../observability/create-metrics.js';
+import { DaemonHeartbeat, HeartbeatFileWriter } from '../../observability/heartbeat.js';
+import { ObservabilityServer } from '../../observability/http-server.js';
+import type { Readiness } from '../../observability/readiness.js';
+import { registerReadinessGauge } from '../../observability/readiness-gauge.js';
+import { registerStateCollector } from '../../observability/state-collector.js';
+import type { DaemonStateView } from '../../observability/state-view.js';
+import { buildStatusReport } from '../../observability/status-report.js';
+import { bindVenueClientHooks } from '../../observability/venue-hooks.js';
+import type { DaemonEvent } from '../daemon-types.js';
+import type { DaemonAttachment } from '../run-daemon.js';
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
 export interface ObservableDaemon {

@@ -3,12 +3,12 @@
  * per pair, balances, account, pairs). The state tells the daemon the moment a balances poll is
  * taken, so the local wallet (`src/portfolio/local-balances.ts`) takes its baseline at exactly that point.
  */
-import type { Clock } from '../core/clock.js';
-import type { MmConfig } from '../config/schema.js';
-import { MarketState, createMarketPollers, type MarketPollers } from '../market/index.js';
-import type { MarketStateOptions } from '../market/market-state.js';
-import type { VenueClient } from '../venue/client.js';
-import type { Balance } from '../venue/schemas.js';
+import type { Clock } from '../../core/clock.js';
+import type { MmConfig } from '../../config/schema.js';
+import { MarketState, createMarketPollers, type MarketPollers } from '../../market/index.js';
+import type { MarketStateOptions } from '../../market/market-state.js';
+import type { VenueClient } from '../../venue/client.js';
+import type { Balance } from '../../venue/schemas.js';
 
 /** A {@link MarketState} that reports every balances poll it takes. */
 export class ObservedMarketState extends MarketState {

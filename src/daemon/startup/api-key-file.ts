@@ -7,14 +7,14 @@
  * (LEDGER_MM_API_KEY) takes precedence and is never rotated.
  */
 import path from 'node:path';
-import type { Clock, TimerHandle } from '../core/clock.js';
-import { ConfigError } from '../config/errors.js';
-import { resolveApiKey } from '../config/load.js';
-import { fsWatcher, type FileWatcher } from '../config/reload.js';
-import type { Logger } from '../logging/logger.js';
-import { apiKeyHandle } from '../logging/redact.js';
-import type { VenueClient } from '../venue/index.js';
-import type { DaemonOptions } from './daemon-types.js';
+import type { Clock, TimerHandle } from '../../core/clock.js';
+import { ConfigError } from '../../config/errors.js';
+import { resolveApiKey } from '../../config/load.js';
+import { fsWatcher, type FileWatcher } from '../../config/reload.js';
+import type { Logger } from '../../logging/logger.js';
+import { apiKeyHandle } from '../../logging/redact.js';
+import type { VenueClient } from '../../venue/index.js';
+import type { DaemonOptions } from '../daemon-types.js';
 
 /** See the module doc. */
 export class ApiKeyFile {

@@ -1,18 +1,18 @@
-import type { Clock } from '../core/clock.js';
-import type { PollerStats } from '../core/poller.js';
-import type { OrderEngine } from '../execution/order-engine.js';
-import type { Logger } from '../logging/logger.js';
-import type { MarketPollers, MarketState } from '../market/index.js';
-import type { BookWatch } from '../market/book-watch.js';
+import type { Clock } from '../../core/clock.js';
+import type { PollerStats } from '../../core/poller.js';
+import type { OrderEngine } from '../../execution/order-engine.js';
+import type { Logger } from '../../logging/logger.js';
+import type { MarketPollers, MarketState } from '../../market/index.js';
+import type { BookWatch } from '../../market/book-watch.js';
 import { DaemonLoops } from './daemon-loops.js';
-import type { DaemonEvent, DaemonTuning, ReconcileFn } from './daemon-types.js';
-import type { EngineEvents } from './engine-events.js';
+import type { DaemonEvent, DaemonTuning, ReconcileFn } from '../daemon-types.js';
+import type { EngineEvents } from '../reporting/engine-events.js';
 import type { LiveParams } from './live-params.js';
-import { fillFlow, ownLocks, type LocalBalances } from '../portfolio/local-balances.js';
+import { fillFlow, ownLocks, type LocalBalances } from '../../portfolio/local-balances.js';
 import { OrderDispatch } from './order-dispatch.js';
-import type { Positions } from '../portfolio/pnl.js';
+import type { Positions } from '../../portfolio/pnl.js';
 import { QuoteCycle } from './quote-cycle.js';
-import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from '../risk/risk-memory.js';
+import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from '../../risk/risk-memory.js';
 
 /** What a session shares with the daemon. */
 export interface SessionDeps {

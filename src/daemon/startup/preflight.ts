@@ -1,7 +1,7 @@
-import { dec } from '../core/decimal.js';
-import { checkPartyId } from '../signing/fingerprint.js';
-import { VenueError, type ErrorCode } from '../venue/errors.js';
-import type { Account, Balance, Pair } from '../venue/schemas.js';
+import { dec } from '../../core/decimal.js';
+import { checkPartyId } from '../../signing/fingerprint.js';
+import { VenueError, type ErrorCode } from '../../venue/errors.js';
+import type { Account, Balance, Pair } from '../../venue/schemas.js';
 
 /** The venue reads the preflight needs. The live client and the simulator both provide them. */
 export interface PreflightVenue {

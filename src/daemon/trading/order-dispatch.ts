@@ -9,15 +9,15 @@
  * waiting for a worker of the pool (their orders count as cancelling). It never blocks: every
  * call returns at once, outcomes come back through the callbacks.
  */
-import type { Clock } from '../core/clock.js';
-import { PipelineTimer } from '../execution/placement/pipeline-timer.js';
-import type { PipelineTiming } from '../core/pipeline-timing.js';
-import type { CancelOutcome, PlacementOutcome } from '../execution/execution-events.js';
-import type { OrderEngine } from '../execution/order-engine.js';
-import { isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
-import type { PlaceAction } from '../strategy/quote-types.js';
-import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
-import { SUB_SLOTS, registrySlot, type PendingIntent } from '../orders/own-orders-view.js';
+import type { Clock } from '../../core/clock.js';
+import { PipelineTimer } from '../../execution/placement/pipeline-timer.js';
+import type { PipelineTiming } from '../../core/pipeline-timing.js';
+import type { CancelOutcome, PlacementOutcome } from '../../execution/execution-events.js';
+import type { OrderEngine } from '../../execution/order-engine.js';
+import { isResting, isTerminal, type OrderState } from '../../orders/fsm/index.js';
+import type { PlaceAction } from '../../strategy/quote-types.js';
+import { isAccountFailure, isCredentialFailure } from '../../venue/errors.js';
+import { SUB_SLOTS, registrySlot, type PendingIntent } from '../../orders/own-orders-view.js';
 
 /** An intent the daemon handed to the pipeline. */
 export interface PendingEntry extends PendingIntent {

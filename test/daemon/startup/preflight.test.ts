@@ -8,10 +8,10 @@ import {
   type PreflightInput,
   type PreflightReport,
   type PreflightVenue,
-} from '../../src/daemon/preflight.js';
-import { signerFromSeed } from '../../src/signing/ed25519-signer.js';
-import { VenueError, type ErrorCode } from '../../src/venue/errors.js';
-import type { Account, Balance, Pair } from '../../src/venue/schemas.js';
+} from '../../../src/daemon/startup/preflight.js';
+import { signerFromSeed } from '../../../src/signing/ed25519-signer.js';
+import { VenueError, type ErrorCode } from '../../../src/venue/errors.js';
+import type { Account, Balance, Pair } from '../../../src/venue/schemas.js';
 
 const KEY = signerFromSeed(new Uint8Array(32).fill(7));
 const OTHER_KEY = signerFromSeed(new Uint8Array(32).fill(9));

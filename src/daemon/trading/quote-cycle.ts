@@ -5,14 +5,14 @@
  * daily loss state is loaded once, when the risk state is seeded, and saved after a pass that
  * changed it, so a restart within the day keeps the day's baselines and halts.
  */
-import type { PlaceAction } from '../strategy/quote-types.js';
-import type { Clock } from '../core/clock.js';
-import { FillWatch } from '../execution/fill-watch.js';
-import type { FreshnessStage, NotWantedCause } from '../execution/placement/placement-policy.js';
-import type { OrderEngine } from '../execution/order-engine.js';
-import type { MarketSnapshot, OwnOrderView, WalletInput } from '../market/market-snapshot.js';
-import type { MarketState } from '../market/market-state.js';
-import type { TrackedOrder } from '../orders/fsm/index.js';
+import type { PlaceAction } from '../../strategy/quote-types.js';
+import type { Clock } from '../../core/clock.js';
+import { FillWatch } from '../../execution/fill-watch.js';
+import type { FreshnessStage, NotWantedCause } from '../../execution/placement/placement-policy.js';
+import type { OrderEngine } from '../../execution/order-engine.js';
+import type { MarketSnapshot, OwnOrderView, WalletInput } from '../../market/market-snapshot.js';
+import type { MarketState } from '../../market/market-state.js';
+import type { TrackedOrder } from '../../orders/fsm/index.js';
 import {
   evaluate,
   initialRiskState,
@@ -22,19 +22,19 @@ import {
   type RiskInput,
   type RiskState,
   type RiskVerdict,
-} from '../risk/index.js';
-import { stillFresh } from '../strategy/freshness.js';
-import type { DesiredQuote, StrategyResult } from '../strategy/quote-types.js';
-import { planReconcile, type ReconcilePlan } from '../strategy/reconciler.js';
-import { computeQuotes } from '../strategy/strategy.js';
-import type { BookWatch, StaleBook } from '../market/book-watch.js';
+} from '../../risk/index.js';
+import { stillFresh } from '../../strategy/freshness.js';
+import type { DesiredQuote, StrategyResult } from '../../strategy/quote-types.js';
+import { planReconcile, type ReconcilePlan } from '../../strategy/reconciler.js';
+import { computeQuotes } from '../../strategy/strategy.js';
+import type { BookWatch, StaleBook } from '../../market/book-watch.js';
 import type { LiveParams } from './live-params.js';
 import { inactiveBreaks } from './inactive-breaks.js';
-import { fillFlow, ownLocks, type LocalBalances } from '../portfolio/local-balances.js';
+import { fillFlow, ownLocks, type LocalBalances } from '../../portfolio/local-balances.js';
 import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
-import { ownOrdersView } from '../orders/own-orders-view.js';
-import { riskInputs, type PairPosition, type Positions } from '../portfolio/pnl.js';
-import type { RiskMemory, RiskMemoryEvent } from '../risk/risk-memory.js';
+import { ownOrdersView } from '../../orders/own-orders-view.js';
+import { riskInputs, type PairPosition, type Positions } from '../../portfolio/pnl.js';
+import type { RiskMemory, RiskMemoryEvent } from '../../risk/risk-memory.js';
 
 /** What one pass saw and decided (kept for status, logs and tests). */
 export interface CycleReport {

@@ -6,9 +6,9 @@
  * the key works again (a reinstated key, or a rotated key file re-read on SIGHUP) one INFO line
  * says quoting resumes. Fed with every daemon event; reads the market state's flag.
  */
-import type { Logger } from '../logging/logger.js';
-import { VenueError, isCredentialFailure } from '../venue/errors.js';
-import type { DaemonEvent } from './daemon-types.js';
+import type { Logger } from '../../logging/logger.js';
+import { VenueError, isCredentialFailure } from '../../venue/errors.js';
+import type { DaemonEvent } from '../daemon-types.js';
 
 /** See the module doc. */
 export class AuthWatch {

@@ -7,11 +7,11 @@
  * rejected, reported with every key at fault, and the old params stay. Credentials, venue URLs
  * and everything else outside `strategy` and `risk` never reload.
  */
-import type { Clock } from '../core/clock.js';
-import { ConfigError } from '../config/errors.js';
-import { ConfigReloader, type ReloadOutcome } from '../config/reload.js';
-import type { MmConfig } from '../config/schema.js';
-import type { DaemonEvent, DaemonReloadOptions } from './daemon-types.js';
+import type { Clock } from '../../core/clock.js';
+import { ConfigError } from '../../config/errors.js';
+import { ConfigReloader, type ReloadOutcome } from '../../config/reload.js';
+import type { MmConfig } from '../../config/schema.js';
+import type { DaemonEvent, DaemonReloadOptions } from '../daemon-types.js';
 import { resolveLiveParams, type LiveParams } from './live-params.js';
 
 /** See the module doc. */

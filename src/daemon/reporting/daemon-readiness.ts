@@ -5,12 +5,12 @@
  * loss…) is listed as a reason but only makes the daemon not ready when every pair is halted.
  * The shape is the observability module's `Readiness` (`/readyz`).
  */
-import type { AccountView } from '../market/market-snapshot.js';
-import type { RiskVerdict } from '../risk/index.js';
-import type { StaleBook } from '../market/book-watch.js';
-import type { DaemonPhase } from './daemon-types.js';
-import type { PreflightReport } from './preflight.js';
-import { failedChecks } from './startup.js';
+import type { AccountView } from '../../market/market-snapshot.js';
+import type { RiskVerdict } from '../../risk/index.js';
+import type { StaleBook } from '../../market/book-watch.js';
+import type { DaemonPhase } from '../daemon-types.js';
+import type { PreflightReport } from '../startup/preflight.js';
+import { failedChecks } from '../startup/startup.js';
 
 /** The answer: ready, or why not (for people, never parsed). */
 export interface DaemonReadiness {

@@ -5,12 +5,12 @@
  * `accountRecheckMs` while the account cannot trade (suspended, key failing), so trading resumes
  * soon after the operator fixes it rather than on the account's slow timer.
  */
-import type { Clock } from '../core/clock.js';
-import { Poller } from '../core/poller.js';
-import type { Logger } from '../logging/logger.js';
-import type { MarketPollers, MarketState } from '../market/index.js';
-import { logSummary, type SummaryLine } from './daemon-log.js';
-import type { DaemonEvent, DaemonTuning } from './daemon-types.js';
+import type { Clock } from '../../core/clock.js';
+import { Poller } from '../../core/poller.js';
+import type { Logger } from '../../logging/logger.js';
+import type { MarketPollers, MarketState } from '../../market/index.js';
+import { logSummary, type SummaryLine } from '../reporting/daemon-log.js';
+import type { DaemonEvent, DaemonTuning } from '../daemon-types.js';
 import type { CycleReport, QuoteCycle } from './quote-cycle.js';
 
 /** See the module doc. */

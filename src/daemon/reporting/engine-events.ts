@@ -5,25 +5,25 @@
  * market state at once (the next cycle then places nothing) rather than after the next account
  * poll.
  */
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import {
   isExecutionEvent,
   type ExecutionEventHub,
   type PlacementOutcome,
-} from '../execution/execution-events.js';
-import type { EngineEvent, OrderEngine } from '../execution/order-engine.js';
-import type { MarketState } from '../market/market-state.js';
-import type { FillView } from '../observability/state-view.js';
-import { isAwaitingConfirmation, isResting, isTerminal, type OrderState } from '../orders/fsm/index.js';
-import type { BookWatch } from '../market/book-watch.js';
+} from '../../execution/execution-events.js';
+import type { EngineEvent, OrderEngine } from '../../execution/order-engine.js';
+import type { MarketState } from '../../market/market-state.js';
+import type { FillView } from '../../observability/state-view.js';
+import { isAwaitingConfirmation, isResting, isTerminal, type OrderState } from '../../orders/fsm/index.js';
+import type { BookWatch } from '../../market/book-watch.js';
 import type { LogContext, SummaryLine } from './daemon-log.js';
-import type { DaemonEvent } from './daemon-types.js';
-import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
-import type { PairPosition } from '../portfolio/pnl.js';
-import type { CycleReport } from './quote-cycle.js';
-import type { Side } from '../core/order-terms.js';
+import type { DaemonEvent } from '../daemon-types.js';
+import type { OrderDispatch, PendingEntry } from '../trading/order-dispatch.js';
+import type { PairPosition } from '../../portfolio/pnl.js';
+import type { CycleReport } from '../trading/quote-cycle.js';
+import type { Side } from '../../core/order-terms.js';
 import type { SideEpisode } from './side-watch.js';
-import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
+import { isAccountFailure, isCredentialFailure } from '../../venue/errors.js';
 
 const MAX_FILLS = 20;
 

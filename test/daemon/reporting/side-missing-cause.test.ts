@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dec } from '../../src/core/decimal.js';
-import type { CycleReport } from '../../src/daemon/quote-cycle.js';
-import { sideMissingCause, type AwaitingOrder } from '../../src/daemon/side-missing-cause.js';
-import type { SideMissingReason } from '../../src/daemon/side-missing-reasons.js';
+import { dec } from '../../../src/core/decimal.js';
+import type { CycleReport } from '../../../src/daemon/trading/quote-cycle.js';
+import { sideMissingCause, type AwaitingOrder } from '../../../src/daemon/reporting/side-missing-cause.js';
+import type { SideMissingReason } from '../../../src/daemon/reporting/side-missing-reasons.js';
 
 /** Why a side has no quote, from one cycle: the first cause of the fixed order that holds. */
 

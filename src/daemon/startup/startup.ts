@@ -10,18 +10,18 @@
  *    venue that cannot be read is retried with a fresh engine; a store held by another process
  *    is fatal (one process per store).
  */
-import { sleep, type Clock } from '../core/clock.js';
-import type { MmConfig } from '../config/schema.js';
-import { verificationOf } from '../config/sections/signing.js';
-import { executionSettings } from '../execution/execution-settings.js';
-import { OrderEngine } from '../execution/order-engine.js';
-import type { PlacementPolicy } from '../execution/placement/placement-policy.js';
-import type { RecoveryReport } from '../execution/resolve/recovery.js';
-import type { Logger } from '../logging/logger.js';
-import { StoreLockedError } from '../orders/journal/index.js';
-import type { Signer } from '../signing/signer.js';
-import type { VenueClient } from '../venue/client.js';
-import type { DaemonTuning } from './daemon-types.js';
+import { sleep, type Clock } from '../../core/clock.js';
+import type { MmConfig } from '../../config/schema.js';
+import { verificationOf } from '../../config/sections/signing.js';
+import { executionSettings } from '../../execution/execution-settings.js';
+import { OrderEngine } from '../../execution/order-engine.js';
+import type { PlacementPolicy } from '../../execution/placement/placement-policy.js';
+import type { RecoveryReport } from '../../execution/resolve/recovery.js';
+import type { Logger } from '../../logging/logger.js';
+import { StoreLockedError } from '../../orders/journal/index.js';
+import type { Signer } from '../../signing/signer.js';
+import type { VenueClient } from '../../venue/client.js';
+import type { DaemonTuning } from '../daemon-types.js';
 import { runPreflight, type BalancesPendingReport, type PreflightReport } from './preflight.js';
 
 /** What the steps need. */

@@ -3,9 +3,9 @@
  * resolved from one config. They are replaced as a whole (one assignment), so a cycle always
  * runs with one consistent set: the old one or the new one, never a mix.
  */
-import type { MmConfig } from '../config/schema.js';
-import { riskParamsFromConfig, type RiskParams } from '../risk/index.js';
-import { resolveStrategyParams, type ReconcileParams, type StrategyParams } from '../strategy/params.js';
+import type { MmConfig } from '../../config/schema.js';
+import { riskParamsFromConfig, type RiskParams } from '../../risk/index.js';
+import { resolveStrategyParams, type ReconcileParams, type StrategyParams } from '../../strategy/params.js';
 
 /** See the module doc. */
 export interface LiveParams {

@@ -8,9 +8,13 @@
  * The engine is built before the trading session around it, so the policy reads the session
  * attached last: before one is attached, nothing is wanted.
  */
-import type { FreshnessStage, NotWantedCause, PlacementPolicy } from '../execution/placement/placement-policy.js';
-import type { PlacementIntent } from '../execution/placement/placement-intent.js';
-import type { BalancesGate } from './balances-gate.js';
+import type {
+  FreshnessStage,
+  NotWantedCause,
+  PlacementPolicy,
+} from '../../execution/placement/placement-policy.js';
+import type { PlacementIntent } from '../../execution/placement/placement-intent.js';
+import type { BalancesGate } from '../startup/balances-gate.js';
 import type { TradingSession } from './trading-session.js';
 
 /** See the module doc. */

@@ -6,15 +6,15 @@
  * of info lines for a terminal. Secrets never reach it: the logger redacts, and nothing here logs a
  * key, a token or a signature.
  */
-import { toWire } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import { formatConfigError } from '../config/errors.js';
-import type { PlacementOutcome } from '../execution/execution-events.js';
-import type { Logger } from '../logging/logger.js';
-import type { TrackedOrder } from '../orders/fsm/index.js';
-import type { DaemonEvent } from './daemon-types.js';
-import { VenueError } from '../venue/errors.js';
-import type { PairPosition } from '../portfolio/pnl.js';
+import { toWire } from '../../core/decimal.js';
+import type { Dec } from '../../core/decimal.js';
+import { formatConfigError } from '../../config/errors.js';
+import type { PlacementOutcome } from '../../execution/execution-events.js';
+import type { Logger } from '../../logging/logger.js';
+import type { TrackedOrder } from '../../orders/fsm/index.js';
+import type { DaemonEvent } from '../daemon-types.js';
+import { VenueError } from '../../venue/errors.js';
+import type { PairPosition } from '../../portfolio/pnl.js';
 
 /** What the log needs from the daemon besides the event. */
 export interface LogContext {
