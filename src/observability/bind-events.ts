@@ -19,9 +19,17 @@ import {
   observeOrderObservation,
   type OrderObservationLike,
 } from './bind-registry.js';
-import type { Metrics } from './create-metrics.js';
-import { OTHER, SIGN_STAGES, parseSlot, sideLabel, snake, stageLabel, type StageLabel } from './labels.js';
-import { msToSeconds } from './metric-number.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import {
+  OTHER,
+  SIGN_STAGES,
+  parseSlot,
+  sideLabel,
+  snake,
+  stageLabel,
+  type StageLabel,
+} from './metrics/labels.js';
+import { msToSeconds } from './metrics/metric-number.js';
 
 /** Anything that delivers events by `type`: the `ExecutionEventHub`, the `OrderEngine`. */
 export interface EventSource {

@@ -20,9 +20,9 @@ import type {
   RotatedEffect,
   TerminalEffect,
 } from '../orders/fsm/index.js';
-import type { Metrics } from './create-metrics.js';
-import { sideLabel, snake } from './labels.js';
-import { toMetricNumber } from './metric-number.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { sideLabel, snake } from './metrics/labels.js';
+import { toMetricNumber } from './metrics/metric-number.js';
 
 /** What {@link bindRegistry} needs of an `OrderRegistry`. */
 export interface TransitionSource {

@@ -3,8 +3,8 @@
  * risk gate's denials. Both are plain calls (no subscription exists for them).
  */
 import type { RiskVerdict } from '../risk/risk-types.js';
-import type { Metrics } from './create-metrics.js';
-import { OTHER, snake } from './labels.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { OTHER, snake } from './metrics/labels.js';
 
 /**
  * Counts a config reload: call it from the `ConfigReloader`'s `onApply` (ok) and `onReject`

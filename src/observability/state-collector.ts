@@ -16,12 +16,12 @@
  * call {@link StateCollector.refresh} every cycle for finer accounting.
  */
 import { ORDER_STATES } from '../orders/fsm/index.js';
-import type { Metrics } from './create-metrics.js';
-import { ACCOUNT_STATUSES, RISK_STATES, accountStatusLabel } from './control-metrics.js';
-import { sideLabel, snake } from './labels.js';
-import { msToSeconds, toMetricNumber } from './metric-number.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { ACCOUNT_STATUSES, RISK_STATES, accountStatusLabel } from './metrics/control-metrics.js';
+import { sideLabel, snake } from './metrics/labels.js';
+import { msToSeconds, toMetricNumber } from './metrics/metric-number.js';
 import { summarizeQuotes } from './quote-summary.js';
-import type { DaemonStateView } from './state-view.js';
+import type { DaemonStateView } from './http/state-view.js';
 
 /** See the module doc. */
 export interface StateCollector {

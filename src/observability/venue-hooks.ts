@@ -6,8 +6,8 @@
 import type { ResponseEvent, RateLimitEvent } from '../venue/exchange.js';
 import type { RetryEvent } from '../venue/retry.js';
 import { codeLabel } from './bind-events.js';
-import type { Metrics } from './create-metrics.js';
-import { msToSeconds } from './metric-number.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { msToSeconds } from './metrics/metric-number.js';
 
 /** See the module doc. */
 export interface VenueClientHooks {

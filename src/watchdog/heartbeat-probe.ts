@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
-import type { HeartbeatFileBeat } from '../observability/heartbeat.js';
+import type { HeartbeatFileBeat } from '../observability/http/heartbeat.js';
 
 /** One read of the heartbeat. */
 export interface ProbeResult {

@@ -9,8 +9,8 @@ import {
   type ObservableDaemon,
 } from '../../src/daemon/reporting/observability-wiring.js';
 import { createLogger } from '../../src/logging/logger.js';
-import type { Readiness } from '../../src/observability/readiness.js';
-import type { DaemonStateView } from '../../src/observability/state-view.js';
+import type { Readiness } from '../../src/observability/http/readiness.js';
+import type { DaemonStateView } from '../../src/observability/http/state-view.js';
 import { parseExposition, valueOf } from './exposition.js';
 
 /** A daemon as the wiring sees it: events, readiness and a state view. */

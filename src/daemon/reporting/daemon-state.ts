@@ -14,7 +14,7 @@ import type {
   PairStateView,
   PipelineStepView,
   PollerView,
-} from '../../observability/state-view.js';
+} from '../../observability/http/state-view.js';
 import { isLiveOnBook, placementStep, type TrackedOrder } from '../../orders/fsm/index.js';
 import { bucketForLimit, refill, type RiskParams, type RiskState } from '../../risk/index.js';
 import { quoteSlotOf } from '../../orders/own-orders-view.js';

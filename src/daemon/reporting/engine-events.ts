@@ -13,7 +13,7 @@ import {
 } from '../../execution/execution-events.js';
 import type { EngineEvent, OrderEngine } from '../../execution/order-engine.js';
 import type { MarketState } from '../../market/market-state.js';
-import type { FillView } from '../../observability/state-view.js';
+import type { FillView } from '../../observability/http/state-view.js';
 import { isAwaitingConfirmation, isResting, isTerminal, type OrderState } from '../../orders/fsm/index.js';
 import type { BookWatch } from '../../market/book-watch.js';
 import type { LogContext, SummaryLine } from './daemon-log.js';

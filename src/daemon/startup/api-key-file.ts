@@ -13,7 +13,7 @@ import { resolveApiKey } from '../../config/load.js';
 import { fsWatcher, type FileWatcher } from '../../config/reload.js';
 import type { Logger } from '../../logging/logger.js';
 import { apiKeyHandle } from '../../logging/redact.js';
-import type { VenueClient } from '../../venue/index.js';
+import type { VenueClient } from '../../venue/client.js';
 import type { DaemonOptions } from '../daemon-types.js';
 
 /** See the module doc. */

@@ -4,8 +4,10 @@
  * configured hosts, with the observers' hooks (metrics) attached.
  */
 import type { VenueConfig } from '../../config/schema.js';
-import { VenueClient, createLiveVenueClient } from '../../venue/index.js';
-import type { LiveVenueClientOptions, RetryEvent } from '../../venue/index.js';
+import { VenueClient } from '../../venue/client.js';
+import { createLiveVenueClient } from '../../venue/live-client.js';
+import type { LiveVenueClientOptions } from '../../venue/live-client.js';
+import type { RetryEvent } from '../../venue/retry.js';
 import type { DaemonOptions } from '../daemon-types.js';
 
 /** See the module doc. */

@@ -27,7 +27,7 @@ import {
 } from '../../orders/fsm/index.js';
 import { snapshotFromWire } from '../../orders/wire-events.js';
 import { VenueError, isCredentialFailure } from '../../venue/errors.js';
-import type { VenueClient } from '../../venue/index.js';
+import type { VenueClient } from '../../venue/client.js';
 import type { Order } from '../../venue/schemas.js';
 
 /** Default period of the orders poller. */

@@ -28,7 +28,7 @@ import { openJournal } from '../../orders/journal/index.js';
 import type { TrackedOrder } from '../../orders/fsm/index.js';
 import { signerFromSeed, type Signer } from '../../signing/index.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
-import { VenueClient } from '../../venue/index.js';
+import { VenueClient } from '../../venue/client.js';
 import { benchVenue, type BenchVenue } from './in-process.js';
 import { SectionMeter } from './measure.js';
 import { capturingTransport, measureVerify, type VerifyFigures } from './verify-bench.js';

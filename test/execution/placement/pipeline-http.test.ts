@@ -9,7 +9,8 @@ import { PlacementPipeline } from '../../../src/execution/placement/placement-pi
 import { UnknownResolver } from '../../../src/execution/resolve/unknown-resolver.js';
 import { OrderRegistry } from '../../../src/orders/order-registry.js';
 import { signerFromSeed } from '../../../src/signing/index.js';
-import { createLiveVenueClient, type VenueClient } from '../../../src/venue/index.js';
+import { createLiveVenueClient } from '../../../src/venue/live-client.js';
+import type { VenueClient } from '../../../src/venue/client.js';
 import { startSimHarness, type SimHarness } from '../../helpers/sim-harness.js';
 import { buy } from '../support/exec-harness.js';
 import { expectNoDuplicateLive, partyOrders } from '../support/ground-truth.js';

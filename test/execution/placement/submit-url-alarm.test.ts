@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import type { TransportRequest, TransportResponse } from '../../../src/venue/index.js';
+import type { TransportRequest, TransportResponse } from '../../../src/venue/transport.js';
 import { buy, execHarness, type ExecHarness } from '../support/exec-harness.js';
 import { editData, isPlacementPrepare, rewritingTransport } from '../support/transports.js';
 

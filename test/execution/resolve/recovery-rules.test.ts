@@ -16,8 +16,8 @@ import {
   isBeforeSubmission,
   type TrackedOrder,
 } from '../../../src/orders/fsm/index.js';
-import type { OrdersQuery } from '../../../src/venue/index.js';
-import { VenueError } from '../../../src/venue/index.js';
+import type { OrdersQuery } from '../../../src/venue/endpoints.js';
+import { VenueError } from '../../../src/venue/errors.js';
 import type { Order } from '../../../src/venue/schemas.js';
 import { CLIENT_ID, ORDER_ID, orderIn, wireOrder } from '../../orders/fixtures.js';
 

@@ -23,7 +23,9 @@ import type { AccountSetup } from '../../../src/sim/engine/venue-engine.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../src/sim/in-process-transport.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { SimConfigInput } from '../../../src/sim/sim-config.js';
-import { VenueClient, type Transport, type VenueTimeouts } from '../../../src/venue/index.js';
+import { VenueClient } from '../../../src/venue/client.js';
+import type { Transport } from '../../../src/venue/transport.js';
+import type { VenueTimeouts } from '../../../src/venue/client-options.js';
 import { fakeClockVenue, type FakeClockVenue } from '../../helpers/sim-harness.js';
 
 /** The fixed start of fake time. */

@@ -4,22 +4,22 @@
  * process metrics on) scraped `n` times. Prints figures; it is not a test. Run it with
  * `npm run bench:metrics` (build, then `scripts/bench-metrics.cjs`).
  */
-import { sideLabel } from './labels.js';
-import { LIVE_MARKOUT_HORIZONS_S } from './markout-tracker.js';
+import { sideLabel } from '../../observability/metrics/labels.js';
+import { LIVE_MARKOUT_HORIZONS_S } from '../../observability/markout-tracker.js';
 import { performance } from 'node:perf_hooks';
 
-import { Dec } from '../core/decimal.js';
-import { ExecutionEventHub, type Stage } from '../execution/execution-events.js';
-import { ORDER_STATES, type OrderState } from '../orders/fsm/index.js';
-import { ENDPOINTS } from '../venue/endpoints.js';
-import { VenueError } from '../venue/errors.js';
-import { bindExecutionEvents } from './bind-events.js';
-import { observeOrderObservation } from './bind-registry.js';
-import { observeConfigReload, observeRiskDenials } from './control-events.js';
-import { createMetrics, type Metrics } from './create-metrics.js';
-import { registerStateCollector } from './state-collector.js';
-import type { DaemonStateView, LiveQuoteView, PairStateView } from './state-view.js';
-import { bindVenueClientHooks } from './venue-hooks.js';
+import { Dec } from '../../core/decimal.js';
+import { ExecutionEventHub, type Stage } from '../../execution/execution-events.js';
+import { ORDER_STATES, type OrderState } from '../../orders/fsm/index.js';
+import { ENDPOINTS } from '../../venue/endpoints.js';
+import { VenueError } from '../../venue/errors.js';
+import { bindExecutionEvents } from '../../observability/bind-events.js';
+import { observeOrderObservation } from '../../observability/bind-registry.js';
+import { observeConfigReload, observeRiskDenials } from '../../observability/control-events.js';
+import { createMetrics, type Metrics } from '../../observability/metrics/create-metrics.js';
+import { registerStateCollector } from '../../observability/state-collector.js';
+import type { DaemonStateView, LiveQuoteView, PairStateView } from '../../observability/http/state-view.js';
+import { bindVenueClientHooks } from '../../observability/venue-hooks.js';
 
 /** Figures of one run, ms per scrape. */
 export interface MetricsBenchResult {

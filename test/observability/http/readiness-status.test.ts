@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { dec } from '../../src/core/decimal.js';
-import { assessReadiness } from '../../src/observability/readiness.js';
-import type { DaemonStateView } from '../../src/observability/state-view.js';
-import { buildStatusReport } from '../../src/observability/status-report.js';
+import { dec } from '../../../src/core/decimal.js';
+import { assessReadiness } from '../../../src/observability/http/readiness.js';
+import type { DaemonStateView } from '../../../src/observability/http/state-view.js';
+import { buildStatusReport } from '../../../src/observability/http/status-report.js';
 
 const NOW = Date.UTC(2027, 0, 1, 12, 0, 0);
 

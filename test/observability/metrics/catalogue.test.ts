@@ -1,10 +1,10 @@
 import { register as globalRegister } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { benchView, populate } from '../../src/observability/bench.js';
-import { createMetrics, type Metrics } from '../../src/observability/create-metrics.js';
-import { registerStateCollector } from '../../src/observability/state-collector.js';
-import { parseExposition, type Family } from './exposition.js';
+import { benchView, populate } from '../../../src/lab/bench/metrics-bench.js';
+import { createMetrics, type Metrics } from '../../../src/observability/metrics/create-metrics.js';
+import { registerStateCollector } from '../../../src/observability/state-collector.js';
+import { parseExposition, type Family } from '../exposition.js';
 
 /** Every metric of the module: name → [type, label names]. The README's metric list. */
 const CATALOGUE: Record<string, [string, string[]]> = {

@@ -2,10 +2,10 @@
  * The `/status` document: a JSON summary a person can read. Money is rendered as decimal strings
  * (never numbers: this is not the metrics boundary), times as ISO 8601, ages in seconds.
  */
-import type { Dec } from '../core/decimal.js';
-import { toWire } from '../core/decimal.js';
-import { ORDER_STATES, type OrderState } from '../orders/fsm/index.js';
-import { summarizeQuotes } from './quote-summary.js';
+import type { Dec } from '../../core/decimal.js';
+import { toWire } from '../../core/decimal.js';
+import { ORDER_STATES, type OrderState } from '../../orders/fsm/index.js';
+import { summarizeQuotes } from '../quote-summary.js';
 import type { Readiness } from './readiness.js';
 import type { DaemonStateView, LiveQuoteView } from './state-view.js';
 

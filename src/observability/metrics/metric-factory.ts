@@ -4,7 +4,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
-import type { ScrapeHooks } from './scrape-hooks.js';
+import type { ScrapeHooks } from '../scrape-hooks.js';
 
 /** See the module doc. */
 export class MetricFactory {

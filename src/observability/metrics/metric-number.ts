@@ -7,7 +7,7 @@
  * from the result ever flows back into the daemon: metrics observe, they never decide. Every
  * other module keeps `Dec`; code review should reject a `toNumber()` on money anywhere else.
  */
-import type { Dec } from '../core/decimal.js';
+import type { Dec } from '../../core/decimal.js';
 
 /** See the module doc. */
 export function toMetricNumber(value: Dec): number {

@@ -18,7 +18,7 @@ export interface BuildInfo {
 }
 
 /** The package version, or `unknown`. Reads the file synchronously (call it at startup only). */
-export function packageVersion(url: URL = new URL('../../package.json', import.meta.url)): string {
+export function packageVersion(url: URL = new URL('../../../package.json', import.meta.url)): string {
   try {
     const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: unknown; version?: unknown };
     if (pkg.name === 'ledger-mm' && typeof pkg.version === 'string' && pkg.version !== '') return pkg.version;

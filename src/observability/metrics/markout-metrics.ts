@@ -6,13 +6,13 @@
  */
 import type { Histogram } from 'prom-client';
 
-import type { Dec } from '../core/decimal.js';
-import type { MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
-import { bookWithoutOwn } from '../strategy/reference-price.js';
+import type { Dec } from '../../core/decimal.js';
+import type { MarketSnapshot, OwnOrderView } from '../../market/market-snapshot.js';
+import { bookWithoutOwn } from '../../strategy/reference-price.js';
 import type { MetricLabels } from './labels.js';
 import { sideLabel } from './labels.js';
 import type { MetricFactory } from './metric-factory.js';
-import { LIVE_MARKOUT_HORIZONS_S, MarkoutTracker, type MarkoutSample } from './markout-tracker.js';
+import { LIVE_MARKOUT_HORIZONS_S, MarkoutTracker, type MarkoutSample } from '../markout-tracker.js';
 
 /** Bucket bounds, bps: symmetric, finer near zero. */
 export const MARKOUT_BUCKETS_BPS = [-100, -50, -25, -10, -5, -2, -1, 0, 1, 2, 5, 10, 25, 50, 100] as const;

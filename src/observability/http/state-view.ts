@@ -7,10 +7,10 @@
  * Everything is optional that the daemon might not know yet: a pair without a reference, no
  * balances before the first poll, no risk verdict before the first cycle.
  */
-import type { Dec } from '../core/decimal.js';
-import type { OrderState } from '../orders/fsm/index.js';
-import type { PairRiskState } from '../risk/risk-types.js';
-import type { Side } from '../core/order-terms.js';
+import type { Dec } from '../../core/decimal.js';
+import type { OrderState } from '../../orders/fsm/index.js';
+import type { PairRiskState } from '../../risk/risk-types.js';
+import type { Side } from '../../core/order-terms.js';
 
 /** See the module doc. */
 export interface DaemonStateView {

@@ -1,11 +1,14 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { dec } from '../../src/core/decimal.js';
-import { ObservabilityServer, type ObservabilityServerOptions } from '../../src/observability/http-server.js';
-import type { Readiness } from '../../src/observability/readiness.js';
-import { parseExposition } from './exposition.js';
-import { testMetrics, type TestMetrics } from './support.js';
+import { dec } from '../../../src/core/decimal.js';
+import {
+  ObservabilityServer,
+  type ObservabilityServerOptions,
+} from '../../../src/observability/http/http-server.js';
+import type { Readiness } from '../../../src/observability/http/readiness.js';
+import { parseExposition } from '../exposition.js';
+import { testMetrics, type TestMetrics } from '../support.js';
 
 interface Reply {
   status: number;

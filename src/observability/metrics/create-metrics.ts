@@ -1,19 +1,19 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 
-import type { ExecutionAlarmReason } from '../execution/execution-events.js';
-import { ORDER_STATES } from '../orders/fsm/index.js';
-import { buildInfo, type BuildInfo } from './build-info.js';
+import type { ExecutionAlarmReason } from '../../execution/execution-events.js';
+import { ORDER_STATES } from '../../orders/fsm/index.js';
+import { buildInfo, type BuildInfo } from '../http/build-info.js';
 import { ACCOUNT_STATUSES, createControlMetrics, type ControlMetrics } from './control-metrics.js';
-import { EventLoopMonitor } from './event-loop-monitor.js';
+import { EventLoopMonitor } from '../http/event-loop-monitor.js';
 import { createLabelGuards, snake, type LabelBounds, type MetricLabels } from './labels.js';
 import { MetricFactory } from './metric-factory.js';
 import { createMarkoutMetrics, type MarkoutMetrics } from './markout-metrics.js';
 import { createMoneyMetrics, type MoneyMetrics } from './money-metrics.js';
 import { createOrderMetrics, type OrderMetrics } from './order-metrics.js';
 import { createPipelineMetrics, type PipelineMetrics } from './pipeline-metrics.js';
-import { QueueState } from './queue-state.js';
+import { QueueState } from '../queue-state.js';
 import { createQuotingMetrics, type QuotingMetrics } from './quoting-metrics.js';
-import { ScrapeHooks } from './scrape-hooks.js';
+import { ScrapeHooks } from '../scrape-hooks.js';
 import { createVenueMetrics, type VenueMetrics } from './venue-metrics.js';
 
 /** Options of {@link createMetrics}. */

@@ -8,7 +8,7 @@
  * `readiness()` is a pure function of its state).
  */
 import type { Metrics } from './create-metrics.js';
-import type { Readiness } from './readiness.js';
+import type { Readiness } from '../http/readiness.js';
 
 /** See the module doc. */
 export function registerReadinessGauge(metrics: Metrics, readiness: () => Readiness): () => void {

@@ -8,8 +8,8 @@
  * Vocabulary: sides are `buy`/`sell`, stages and outcomes are snake_case
  * (`cancel_prepare`, `never_committed`), error codes are the venue's UPPER_SNAKE codes.
  */
-import type { Stage } from '../execution/execution-events.js';
-import { ENDPOINTS } from '../venue/endpoints.js';
+import type { Stage } from '../../execution/execution-events.js';
+import { ENDPOINTS } from '../../venue/endpoints.js';
 
 /** The value a guarded label takes when the real value is refused. */
 export const OTHER = 'other';

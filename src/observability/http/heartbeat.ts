@@ -14,8 +14,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Clock } from '../core/clock.js';
-import { Poller } from '../core/poller.js';
+import type { Clock } from '../../core/clock.js';
+import { Poller } from '../../core/poller.js';
 
 /** The heartbeat's answer at one instant. */
 export interface HeartbeatVerdict {
