@@ -18,6 +18,9 @@ const LAYERS = [
   'logging',
   'signing',
   'venue',
+  // The simulated venue needs only the venue's wire types: it sits just above them. Paper mode's
+  // assembly (daemon on the simulator) lives in lab/rig/, not here.
+  'sim',
   'orders',
   'config',
   'market',
@@ -26,7 +29,6 @@ const LAYERS = [
   'execution',
   'portfolio',
   'observability',
-  'sim',
   'daemon',
   'watchdog',
   'lab',

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import FakeTimers from '@sinonjs/fake-timers';
-import { PAPER_CONFIG_FILE } from '../../sim/paper-tuning.js';
+import { PAPER_CONFIG_FILE } from '../rig/paper-tuning.js';
 import { loadConfig } from '../../config/load.js';
 import { fakeClock, type Clock } from '../../core/clock.js';
 import { Daemon } from '../../daemon/daemon.js';

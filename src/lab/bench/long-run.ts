@@ -8,7 +8,7 @@
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { PAPER_HISTORY, PAPER_TRUTH_LIMIT, PAPER_WARMUP_MS } from '../../sim/paper-venue.js';
+import { PAPER_HISTORY, PAPER_TRUTH_LIMIT, PAPER_WARMUP_MS } from '../rig/paper-venue.js';
 import { benchPaperDaemon } from './in-process.js';
 import { linearFit } from './measure.js';
 

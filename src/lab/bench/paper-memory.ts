@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { PAPER_WARMUP_MS } from '../../sim/paper-venue.js';
+import { PAPER_WARMUP_MS } from '../rig/paper-venue.js';
 import { linearFit } from './measure.js';
 
 /** The least steady-state span (after the warm-up) whose growth is judged. */

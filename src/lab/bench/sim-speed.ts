@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { PAPER_CONFIG_FILE, simulatorTuning } from '../../sim/paper-tuning.js';
+import { PAPER_CONFIG_FILE, simulatorTuning } from '../rig/paper-tuning.js';
 import { loadConfig } from '../../config/load.js';
 import { loadSimConfig } from '../../sim/sim-config.js';
 import { runSimulation } from '../simulate/sim-run.js';

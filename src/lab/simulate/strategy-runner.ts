@@ -10,7 +10,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { simulatorTuning } from '../../sim/paper-tuning.js';
+import { simulatorTuning } from '../rig/paper-tuning.js';
 import { chartSeries, type ChartSeries } from './chart-series.js';
 import { runFigures, type RunFigures } from './figures.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';

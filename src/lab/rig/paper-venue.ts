@@ -12,14 +12,14 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Clock } from '../core/clock.js';
-import { readStoreLock, storeLockHeld } from '../orders/journal/index.js';
-import { generateKeyFile } from '../signing/index.js';
-import type { LatencyProfile } from './latency.js';
-import { DEFAULT_ENGINE_SETTINGS } from './engine/engine-core.js';
-import { DEFAULT_SWEEP_MS, type RetentionOptions } from './engine/history-retention.js';
-import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from './sim-config.js';
-import { SimVenue } from './sim-venue.js';
+import type { Clock } from '../../core/clock.js';
+import { readStoreLock, storeLockHeld } from '../../orders/journal/index.js';
+import { generateKeyFile } from '../../signing/index.js';
+import type { LatencyProfile } from '../../sim/latency.js';
+import { DEFAULT_ENGINE_SETTINGS } from '../../sim/engine/engine-core.js';
+import { DEFAULT_SWEEP_MS, type RetentionOptions } from '../../sim/engine/history-retention.js';
+import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../../sim/sim-config.js';
+import { SimVenue } from '../../sim/sim-venue.js';
 
 /** Options of {@link startPaperVenue}. */
 export interface PaperVenueOptions {

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import type { ExecutionTuning } from '../execution/execution-settings.js';
-import type { LatencyProfile } from './latency.js';
+import type { ExecutionTuning } from '../../execution/execution-settings.js';
+import type { LatencyProfile } from '../../sim/latency.js';
 
 /** The package's paper trading config, layered over `config/default.json`. */
-export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../config/paper.json', import.meta.url));
+export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../../config/paper.json', import.meta.url));
 
 /**
  * Confirmation reads paced for the simulator's profile: the engine's defaults wait 2 s before
