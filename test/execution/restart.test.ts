@@ -8,7 +8,7 @@ import {
   type OrderState,
   type TrackedOrder,
 } from '../../src/orders/fsm/index.js';
-import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
+import type { OrderTruth } from '../../src/sim/truth/ground-truth.js';
 import {
   disposeAll,
   isCancelPrepare,

@@ -17,7 +17,7 @@ import { readStoreLock, storeLockHeld } from '../../orders/journal/index.js';
 import { generateKeyFile } from '../../signing/index.js';
 import type { LatencyProfile } from '../../sim/latency.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../../sim/engine/engine-core.js';
-import { DEFAULT_SWEEP_MS, type RetentionOptions } from '../../sim/engine/history-retention.js';
+import { DEFAULT_SWEEP_MS, type RetentionOptions } from '../../sim/truth/history-retention.js';
 import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
 

@@ -1,5 +1,5 @@
-import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../sim/engine/ground-truth.js';
-import type { PlacementSpan } from '../../sim/engine/ground-truth-view.js';
+import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../sim/truth/ground-truth.js';
+import type { PlacementSpan } from '../../sim/truth/ground-truth-view.js';
 import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
 import type { SimVenue } from '../../sim/sim-venue.js';
 import type { GuardEpisode } from './guard-episodes.js';

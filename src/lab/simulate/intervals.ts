@@ -3,7 +3,7 @@
  * intersections of such intervals, and how many of a set were open at once. Clock milliseconds;
  * an interval is half-open, `[start, end)`, and `end` may be `Infinity` (still open).
  */
-import type { OrderTruth } from '../../sim/engine/ground-truth.js';
+import type { OrderTruth } from '../../sim/truth/ground-truth.js';
 import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
 
 /** A half-open time interval `[start, end)`, clock ms. */

@@ -5,7 +5,7 @@
  * the revaluation of the starting balances is not PnL). All in `Dec`; quote units per pair.
  */
 import { Dec, ZERO, dec } from '../../core/decimal.js';
-import type { TradeTruth } from '../../sim/engine/ground-truth.js';
+import type { TradeTruth } from '../../sim/truth/ground-truth.js';
 import type { ReferenceSeries } from './reference-series.js';
 
 /** One of the party's fills, in time order. */

@@ -5,7 +5,7 @@
  */
 import { type Dec, dec } from '../../core/decimal.js';
 import { quoteSlotOf } from '../../orders/own-orders-view.js';
-import type { OrderTruth } from '../../sim/engine/ground-truth.js';
+import type { OrderTruth } from '../../sim/truth/ground-truth.js';
 import { type Interval, liveInterval, measure, union } from './intervals.js';
 import type { ReferenceSeries } from './reference-series.js';
 

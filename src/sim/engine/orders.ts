@@ -21,7 +21,7 @@
 import { type Dec, ZERO, toWire } from '../../core/decimal.js';
 import type { Order } from '../../venue/schemas.js';
 import { type KnownOrderStatus, isTerminalStatus } from '../../core/order-status.js';
-import type { FillTruth, OrderHistoryEntry, OrderTruth } from './ground-truth.js';
+import type { FillTruth, OrderHistoryEntry, OrderTruth } from '../truth/ground-truth.js';
 
 /** See the module doc. */
 export type SimOrderStatus = Exclude<KnownOrderStatus, 'PENDING_TRIGGER'>;

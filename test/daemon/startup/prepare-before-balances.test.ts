@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonEvent } from '../../../src/daemon/daemon-types.js';
 import { StoreLockedError, openJournal } from '../../../src/orders/journal/index.js';
-import type { CallRecord } from '../../../src/sim/engine/ground-truth.js';
+import type { CallRecord } from '../../../src/sim/truth/ground-truth.js';
 import type { FaultSpecInput } from '../../../src/sim/faults.js';
 import { baseConfig, daemonEnv, disposeDaemonEnvs, type DaemonEnv } from '../support/daemon-env.js';
 

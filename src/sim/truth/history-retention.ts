@@ -13,7 +13,7 @@
  * The retention must outlast everything a client still reads: the 5-minute prepare deadline, the
  * 20-minute token, and the daemon's own history lookups (recovery looks 10 minutes back).
  */
-import type { EngineCore } from './engine-core.js';
+import type { EngineCore } from '../engine/engine-core.js';
 
 /** How often the sweep runs unless {@link RetentionOptions.sweepMs} says otherwise. */
 export const DEFAULT_SWEEP_MS = 60_000;

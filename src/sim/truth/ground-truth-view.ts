@@ -1,4 +1,4 @@
-import type { EngineCore } from './engine-core.js';
+import type { EngineCore } from '../engine/engine-core.js';
 import type {
   BalanceSnapshot,
   CallRecord,
@@ -7,7 +7,7 @@ import type {
   TradeTruth,
   TruthEvent,
 } from './ground-truth.js';
-import { isRestingOrder, orderToTruth } from './orders.js';
+import { isRestingOrder, orderToTruth } from '../engine/orders.js';
 
 /** A placement's span for one party: from its prepare's arrival to its commit (or failure). */
 export interface PlacementSpan {
