@@ -5,8 +5,8 @@
  * the README's Architecture section, which shows the same order). Type-only imports count.
  *
  * The hedge venue and the hedger (`hedge/`) sit above the portfolio (they read positions) and
- * below observability (metrics read them), the daemon (wires them) and the simulator (whose
- * simulated hedge venue implements the hedge layer's venue contract).
+ * below observability (metrics read them) and the daemon (wires them); the simulated hedge venue,
+ * which implements the hedge layer's venue contract, is the lab's (`lab/hedge/`).
  *
  * The simulated venue (`sim/`) is a stand-in for the real one: the lab and the commands may use
  * it, the daemon and everything it is built from may not (PRODUCTION).
@@ -22,6 +22,9 @@ const LAYERS = [
   'logging',
   'signing',
   'venue',
+  // The simulated venue needs only the venue's wire types: it sits just above them. Paper mode's
+  // assembly (daemon on the simulator) lives in lab/rig/, not here.
+  'sim',
   'orders',
   'config',
   'market',
@@ -31,7 +34,6 @@ const LAYERS = [
   'portfolio',
   'hedge',
   'observability',
-  'sim',
   'daemon',
   'watchdog',
   'lab',
@@ -71,6 +73,13 @@ module.exports = {
       severity: 'error',
       from: { path: `^src/(${PRODUCTION.join('|')})/` },
       to: { path: '^src/sim/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'no import cycle, type-only imports included: a cycle hides which module is the lower one',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'no-unknown-folder',

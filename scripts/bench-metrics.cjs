@@ -2,7 +2,7 @@
 /*
  * The metrics cost benchmark: scrapes a fully populated registry N times (default 200) and
  * prints ms per scrape (mean, p50, p95, max). A script that prints figures, not a test; the
- * implementation is src/observability/bench.ts, run from the build:
+ * implementation is src/lab/bench/metrics-bench.ts, run from the build:
  *
  *   npm run bench:metrics                 # "npm run build && node scripts/bench-metrics.cjs"
  *   node scripts/bench-metrics.cjs 1000   # after a build, another number of scrapes
@@ -20,7 +20,7 @@ if (!Number.isSafeInteger(n) || n < 1) {
   console.error('usage: node scripts/bench-metrics.cjs [scrapes ≥ 1]');
   process.exit(2);
 }
-const bench = pathToFileURL(path.join(__dirname, '..', 'dist', 'observability', 'bench.js')).href;
+const bench = pathToFileURL(path.join(__dirname, '..', 'dist', 'lab', 'bench', 'metrics-bench.js')).href;
 
 import(bench)
   .then(async (m) => {

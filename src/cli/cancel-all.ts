@@ -7,6 +7,7 @@
  * would break the venue's one-at-a-time rule and both would believe they own the orders). Without
  * `--yes` it is a dry run: it lists what it would cancel, read-only, and cancels nothing.
  */
+import { executionSettings } from '../execution/execution-settings.js';
 import { systemClock } from '../core/clock.js';
 import { toWire } from '../core/decimal.js';
 import type { MmConfig } from '../config/schema.js';
@@ -211,7 +212,7 @@ async function withStore(
     // Orders nobody knows are adopted (tracked and journaled) so that they can be cancelled too;
     // `cancel` would cancel them on every pair, `ignore` would leave them out.
     recovery: { unknownOrders: 'adopt' },
-    execution: config.execution,
+    settings: executionSettings(config.execution),
     verification: verificationOf(config.signing),
   });
   const submitted = new Set<string>();

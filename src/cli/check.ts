@@ -10,11 +10,11 @@ import {
   runPreflight,
   type PreflightInput,
   type PreflightReport,
-} from '../daemon/preflight.js';
+} from '../daemon/startup/preflight.js';
 import { apiKeyHandle, scrubText } from '../logging/redact.js';
 import { KeyFileError } from '../signing/key-file-error.js';
 import { loadSigner } from '../signing/load-signer.js';
-import { liveVenueOptions } from '../daemon/venue-client.js';
+import { liveVenueOptions } from '../daemon/startup/venue-client.js';
 import { createLiveVenueClient } from '../venue/live-client.js';
 import type { VenueClient } from '../venue/client.js';
 import { EXIT, type Command, type CommandIo } from './command.js';

@@ -1,3 +1,8 @@
+/**
+ * Every `ledger-mm` subcommand, in the order the top-level help lists them. To add one, write
+ * `src/cli/<name>.ts` exporting a {@link Command} and list it here; `test/cli/run-cli.test.ts`
+ * checks that each registered command answers `--help`.
+ */
 import { cancelAllCommand } from './cancel-all.js';
 import { checkCommand } from './check.js';
 import type { Command } from './command.js';
@@ -12,11 +17,7 @@ import { statusCommand } from './status.js';
 import { tuneCommand } from './tune.js';
 import { watchdogCommand } from './watchdog.js';
 
-/**
- * Every `ledger-mm` subcommand, in the order the top-level help lists them. To add one, write
- * `src/cli/<name>.ts` exporting a {@link Command} and list it here; `test/cli/run-cli.test.ts`
- * checks that each registered command answers `--help`.
- */
+/** See the module doc. */
 export const COMMANDS: readonly Command[] = Object.freeze([
   keygenCommand,
   checkCommand,

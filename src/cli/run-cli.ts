@@ -1,4 +1,4 @@
-import { buildCommit, packageVersion } from '../observability/build-info.js';
+import { buildCommit, packageVersion } from '../observability/http/build-info.js';
 import { COMMANDS } from './commands.js';
 import { EXIT, type CommandIo } from './command.js';
 

@@ -3,9 +3,9 @@
  */
 import { loadConfigOrExit } from '../config/load.js';
 import type { MmConfig } from '../config/schema.js';
-import { observabilityAttachment } from '../daemon/observability-wiring.js';
+import { observabilityAttachment } from '../daemon/reporting/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
-import { watchdogAttributionAttachment } from '../daemon/watchdog-attribution.js';
+import { watchdogAttributionAttachment } from '../daemon/reporting/watchdog-attribution.js';
 import type { ProcessSeam } from '../daemon/signals.js';
 import { type Command, type CommandIo } from './command.js';
 import { parseOperatorArgs } from './support/operator-setup.js';

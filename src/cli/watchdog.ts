@@ -9,7 +9,7 @@ import type { MmConfig } from '../config/schema.js';
 import { verificationOf } from '../config/sections/signing.js';
 import type { ProcessSeam } from '../daemon/signals.js';
 import { createLogger, type LogDestination } from '../logging/logger.js';
-import { ObservabilityServer } from '../observability/http-server.js';
+import { ObservabilityServer } from '../observability/http/http-server.js';
 import { CancelSweeper } from '../watchdog/cancel-sweep.js';
 import { fileProbe, httpProbe, type HeartbeatProbe } from '../watchdog/heartbeat-probe.js';
 import { Watchdog } from '../watchdog/watchdog.js';

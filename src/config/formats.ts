@@ -1,5 +1,3 @@
-import convict from 'convict';
-
 /**
  * The value formats of the configuration schema.
  *
@@ -12,6 +10,9 @@ import convict from 'convict';
  * never throws and never guesses: a string it cannot convert exactly is returned unchanged, so
  * validation reports the original text (`"12abc"` is not the integer 12).
  */
+import convict from 'convict';
+
+/** See the module doc. */
 export interface FormatDef {
   readonly name: string;
   /** Throws an `Error` whose message is the reason the value is refused. */

@@ -1,11 +1,10 @@
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-
 /**
  * A JSON syntax error as a person reads it: line and column, and the line itself with a caret.
  * V8's own message gives a character offset (`at position 18`), or none at all (`Unexpected
  * token ']', ..."USDC",] is not valid JSON`), so the error is located again with jsonc-parser
  * in strict JSON mode (no comments, no trailing commas), which reports each error's offset.
  */
+import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 
 /** Line and column (1-based) of `offset` in `text`. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {

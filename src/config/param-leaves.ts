@@ -1,10 +1,3 @@
-import convict from 'convict';
-import type { z } from 'zod';
-
-import { type ConfigOf, type ParamSpec, isParamSpec } from './param-spec.js';
-import type { AnyNode, Leaf, SchemaOf } from './define.js';
-import { BOOLEAN, FORMATS, intFormat } from './formats.js';
-
 /**
  * Convict sections built from the strategy's parameter specs (`src/config/param-spec.ts`), so a
  * parameter's doc, default and bounds are written once, in the strategy's table.
@@ -14,6 +7,12 @@ import { BOOLEAN, FORMATS, intFormat } from './formats.js';
  * strings); a named format is the spec's zod schema registered under its name
  * ({@link zodFormat}), so a bad value is reported with its key and the zod reason.
  */
+import convict from 'convict';
+import type { z } from 'zod';
+
+import { type ConfigOf, type ParamSpec, isParamSpec } from './param-spec.js';
+import type { AnyNode, Leaf, SchemaOf } from './define.js';
+import { BOOLEAN, FORMATS, intFormat } from './formats.js';
 
 /**
  * Registers `schema` as the named format `name` (convict and the loader's table) and returns the

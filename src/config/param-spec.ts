@@ -1,8 +1,3 @@
-import { z } from 'zod';
-
-import { DECIMAL_STRING, Dec } from '../core/decimal.js';
-import { isLoopbackHost } from '../venue/url-policy.js';
-
 /**
  * Parameter specs: each strategy parameter's doc, default and rule, written once.
  *
@@ -13,6 +8,10 @@ import { isLoopbackHost } from '../venue/url-policy.js';
  * in the config layer, the convict section (`src/config/param-leaves.ts`). Nothing here knows
  * about convict.
  */
+import { z } from 'zod';
+
+import { DECIMAL_STRING, Dec } from '../core/decimal.js';
+import { isLoopbackHost } from '../venue/url-policy.js';
 
 /**
  * How a config layer checks a value: a named format (registered under `name` and validated by the

@@ -1,3 +1,11 @@
+/**
+ * The whole configuration, as `loadConfig` returns it (deeply frozen).
+ *
+ * To add a section (the quoting daemon's `strategy` and `risk`, say): write
+ * `sections/<name>.ts` exporting `<Name>Config` and `<name>Schema: SchemaOf<<Name>Config>`, then
+ * add one line to this interface and one to {@link configSchema}, and its defaults to
+ * `config/default.json` (a test checks that file against the schema).
+ */
 import { type AnySection, type SchemaOf, leaves } from './define.js';
 import { type ExecutionConfig, executionSchema } from './sections/execution.js';
 import { type LogConfig, logSchema } from './sections/log.js';
@@ -26,14 +34,7 @@ export type { StrategyConfig } from './sections/strategy.js';
 export type { HeartbeatSource, WatchdogConfig } from './sections/watchdog.js';
 export type { AuthHeaderMode, VenueConfig, VenueRetryConfig, VenueTimeoutsConfig } from './sections/venue.js';
 
-/**
- * The whole configuration, as `loadConfig` returns it (deeply frozen).
- *
- * To add a section (the quoting daemon's `strategy` and `risk`, say): write
- * `sections/<name>.ts` exporting `<Name>Config` and `<name>Schema: SchemaOf<<Name>Config>`, then
- * add one line to this interface and one to {@link configSchema}, and its defaults to
- * `config/default.json` (a test checks that file against the schema).
- */
+/** See the module doc. */
 export interface MmConfig {
   readonly venue: VenueConfig;
   readonly signing: SigningConfig;

@@ -1,5 +1,3 @@
-import { Decimal } from 'decimal.js';
-
 /**
  * The project's decimal type. Money and quantities are always `Dec` values in memory and
  * decimal strings on the wire; a JS `number` never holds either.
@@ -7,6 +5,9 @@ import { Decimal } from 'decimal.js';
  * A dedicated constructor keeps our precision and rounding settings independent of anything
  * else in the process that configures the global `Decimal`.
  */
+import { Decimal } from 'decimal.js';
+
+/** See the module doc. */
 export const Dec = Decimal.clone({
   precision: 40,
   rounding: Decimal.ROUND_HALF_EVEN,

@@ -1,6 +1,3 @@
-import { timeoutSignal } from './clock.js';
-import type { Clock, TimerHandle } from './clock.js';
-
 /**
  * The one timer loop every poller of the product uses (book, trades, orders, balances, account).
  *
@@ -16,6 +13,8 @@ import type { Clock, TimerHandle } from './clock.js';
  *   {@link Poller.close} is neither a success nor a failure.
  * - All time comes from the injected {@link Clock}, so tests drive it with fake timers.
  */
+import { timeoutSignal } from './clock.js';
+import type { Clock, TimerHandle } from './clock.js';
 
 /** Options of {@link Poller}. */
 export interface PollerOptions {
@@ -64,6 +63,15 @@ export interface PollerStats {
   /** Duration of the last finished run, ms, or null. */
   readonly lastDurationMs: number | null;
   readonly running: boolean;
+}
+
+/**
+ * The one backoff after lasting failures (a refused API key): `periodMs` doubled per consecutive
+ * such failure, capped at `maxMs`. The pollers' `failureBackoff` and the execution layer's reads
+ * (see `execution/credential-backoff.ts`) both wait this long.
+ */
+export function lastingFailureDelayMs(periodMs: number, consecutiveFailures: number, maxMs: number): number {
+  return Math.min(maxMs, periodMs * 2 ** consecutiveFailures);
 }
 
 /** A generic, non-overlapping, jittered, timeout-bounded poller. See the module doc. */
@@ -171,7 +179,7 @@ export class Poller implements PollerStats {
   private backoffMs(): number | null {
     const b = this.failureBackoff;
     if (b === undefined || this.consecutiveFailures === 0 || !b.when(this.lastError)) return null;
-    return Math.min(b.maxMs, this.intervalMs * 2 ** this.consecutiveFailures);
+    return lastingFailureDelayMs(this.intervalMs, this.consecutiveFailures, b.maxMs);
   }
 
   /** The period until the next run: `intervalMs ± jitterMs`, uniformly. */

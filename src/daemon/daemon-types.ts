@@ -3,16 +3,17 @@ import type { ConfigError } from '../config/errors.js';
 import type { LoadConfigOptions } from '../config/load.js';
 import type { FileWatcher } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
-import type { EngineEvent, OrderEngineOptions } from '../execution/order-engine.js';
+import type { EngineEvent, OrderEngineOptions } from '../execution/engine-types.js';
+import type { ExecutionTuning } from '../execution/execution-settings.js';
 import type { Logger } from '../logging/logger.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueHooks } from '../venue/exchange.js';
 import type { RetryEvent } from '../venue/retry.js';
 import type { Transport } from '../venue/transport.js';
 import type { planReconcile } from '../strategy/reconciler.js';
-import type { PreflightReport } from './preflight.js';
-import type { SideWatchEvent } from './side-watch.js';
-import type { CycleReport } from './quote-cycle.js';
+import type { PreflightReport } from './startup/preflight.js';
+import type { SideWatchEvent } from './reporting/side-watch.js';
+import type { CycleReport } from './trading/quote-cycle.js';
 
 /** The daemon's life. `preflight` and `recovering` repeat on a slow timer until they pass. */
 export type DaemonPhase =
@@ -35,10 +36,10 @@ export interface DaemonTuning {
    * orders), e.g. quicker confirmation reads against a fast simulator. Default: the engine's own,
    * made for the real venue.
    */
-  readonly engine: Pick<
-    OrderEngineOptions,
-    'pipeline' | 'cancelPool' | 'resolver' | 'eviction' | 'clientOrderIdEntropy'
-  >;
+  readonly engine: Pick<OrderEngineOptions, 'eviction' | 'clientOrderIdEntropy'> & {
+    /** Over the config's execution settings (see `executionSettings`). */
+    readonly execution?: ExecutionTuning;
+  };
 }
 
 /** The tuning in force: `partial` over the defaults (the cycle follows the book polls). */

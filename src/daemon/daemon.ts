@@ -1,16 +1,23 @@
+/**
+ * The quoting daemon: preflight → recovery → market pollers → the quote cycle, until `close()`.
+ * `start()` resolves true once quoting (a failing preflight or recovery is retried meanwhile, never
+ * trading); `readiness()` and `stateView()` expose its state read-only (metrics, `/status`);
+ * `subscribe()` delivers every engine and daemon event (`execution` carries the execution events
+ * alone); `reload()` is SIGHUP; `close()` is the bounded graceful stop (`lifecycle.ts`).
+ */
 import type { ReloadOutcome } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
+import type { DaemonStateView } from '../observability/http/state-view.js';
+import type { VenueClient } from '../venue/client.js';
+import { apiKeyFileOf, type ApiKeyFile } from './startup/api-key-file.js';
+import { AuthWatch } from './reporting/auth-watch.js';
 import type { ExchangesReference, PairReferenceReport } from '../market/reference/exchanges-reference.js';
-import type { DaemonStateView } from '../observability/state-view.js';
-import type { VenueClient } from '../venue/index.js';
-import { apiKeyFileOf, type ApiKeyFile } from './api-key-file.js';
-import { AuthWatch } from './auth-watch.js';
 import { BookWatch } from '../market/book-watch.js';
-import { logDaemonEvent } from './daemon-log.js';
+import { logDaemonEvent } from './reporting/daemon-log.js';
 import {
   resolveTuning,
   type DaemonCloseOptions,
@@ -20,33 +27,28 @@ import {
   type DaemonTuning,
   type ShutdownReport,
 } from './daemon-types.js';
-import { EngineEvents } from './engine-events.js';
-import { Fanout } from './fanout.js';
+import { EngineEvents } from './reporting/engine-events.js';
+import { Fanout } from './reporting/fanout.js';
 import { shutdown } from './lifecycle.js';
-import { LiveConfig } from './live-config.js';
-import type { LiveParams } from './live-params.js';
+import { LiveConfig } from './trading/live-config.js';
+import type { LiveParams } from './trading/live-params.js';
 import { LocalBalances } from '../portfolio/local-balances.js';
-import { createMarketFeed } from './market-feed.js';
-import type { PreflightReport } from './preflight.js';
+import { createMarketFeed } from './startup/market-feed.js';
+import type { PreflightReport } from './startup/preflight.js';
 import { Positions, type PairPosition } from '../portfolio/pnl.js';
-import type { CycleReport } from './quote-cycle.js';
-import { assessDaemonReadiness, type DaemonReadiness } from './readiness.js';
-import { passPreflight, startEngine } from './startup.js';
-import { BalancesGate } from './balances-gate.js';
-import { ProvisionalStart } from './provisional-start.js';
-import { buildStateView } from './state-view.js';
-import { awaitingOrders } from './side-missing-cause.js';
-import { PipelineCycle, SideWatch } from './side-watch.js';
-import { TradingSession } from './trading-session.js';
-import { createDaemonVenueClient } from './venue-client.js';
+import type { CycleReport } from './trading/quote-cycle.js';
+import { assessDaemonReadiness, type DaemonReadiness } from './reporting/daemon-readiness.js';
+import { passPreflight, startEngine } from './startup/startup.js';
+import { BalancesGate } from './startup/balances-gate.js';
+import { ProvisionalStart } from './startup/provisional-start.js';
+import { buildStateView } from './reporting/daemon-state.js';
+import { awaitingOrders } from './reporting/side-missing-cause.js';
+import { PipelineCycle, SideWatch } from './reporting/side-watch.js';
+import { TradingSession } from './trading/trading-session.js';
+import { QuotePolicy } from './trading/quote-policy.js';
+import { createDaemonVenueClient } from './startup/venue-client.js';
 
-/**
- * The quoting daemon: preflight → recovery → market pollers → the quote cycle, until `close()`.
- * `start()` resolves true once quoting (a failing preflight or recovery is retried meanwhile, never
- * trading); `readiness()` and `stateView()` expose its state read-only (metrics, `/status`);
- * `subscribe()` delivers every engine and daemon event (`execution` carries the execution events
- * alone); `reload()` is SIGHUP; `close()` is the bounded graceful stop (`lifecycle.ts`).
- */
+/** See the module doc. */
 export class Daemon {
   /** The execution layer's events (placements, cancels, stages, queues, alarms), forwarded. */
   readonly execution = new ExecutionEventHub();
@@ -73,6 +75,8 @@ export class Daemon {
   private session: TradingSession | null = null;
   /** Holds signatures while a provisional start waits for the balances. */
   private readonly gate = new BalancesGate();
+  /** The engines' placement policy: the session's quote cycle, and the gate when it may hold. */
+  private readonly policy: QuotePolicy;
   private provisional: ProvisionalStart | null = null;
   private startPromise: Promise<boolean> | null = null;
   private closePromise: Promise<ShutdownReport> | null = null;
@@ -83,6 +87,7 @@ export class Daemon {
     const { config, clock } = options;
     this.live = new LiveConfig(config, clock, options.reload, (e) => this.emit(e));
     this.tuning = resolveTuning(config, options.tuning);
+    this.policy = new QuotePolicy(config.execution.prepareBeforeBalances ? this.gate : null);
     this.venue = createDaemonVenueClient(options);
     const random = options.random === undefined ? {} : { random: options.random };
     const feed = createMarketFeed({
@@ -247,9 +252,8 @@ export class Daemon {
     const { config, clock, logger } = this.o;
     const deps = { ...this.o, venue: this.venue, signal: this.lifetime.signal, retryMs: this.tuning.retryMs };
     const engineStart = {
-      tuning: config.execution.prepareBeforeBalances
-        ? this.gate.tune(this.tuning.engine)
-        : this.tuning.engine,
+      tuning: this.tuning.engine,
+      policy: this.policy,
       ordersPollMs: this.tuning.ordersPollMs,
       ...(this.o.random === undefined ? {} : { random: this.o.random }),
       onEngine: (engine: OrderEngine) => this.attachEngine(engine),
@@ -334,6 +338,7 @@ export class Daemon {
         (this.phaseValue === 'running' || this.provisional?.quoting === true),
       emit: (e) => this.emit(e),
     });
+    this.policy.attach(this.session);
   }
 
   private onPollError(poller: string, error: unknown): void {

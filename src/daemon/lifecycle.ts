@@ -1,11 +1,3 @@
-import { timeoutSignal, type Clock } from '../core/clock.js';
-import { pause, raceSignal } from '../execution/backoff.js';
-import type { OrderEngine } from '../execution/order-engine.js';
-import { isAwaitingConfirmation } from '../orders/fsm/index.js';
-import type { Logger } from '../logging/logger.js';
-import type { ShutdownReport } from './daemon-types.js';
-import type { OrderDispatch } from './order-dispatch.js';
-
 /**
  * The graceful stop, bounded by `graceMs` from its start (config `shutdown.graceMs`, default
  * 150 s: long enough for an in-flight submission, whose client timeout is 130 s, and for the
@@ -38,6 +30,13 @@ import type { OrderDispatch } from './order-dispatch.js';
  * Past the bound the stop gives up where it is and reports it: the journal stays consistent
  * (every write is synchronous), and the next start's recovery settles whatever was left.
  */
+import { timeoutSignal, type Clock } from '../core/clock.js';
+import { pause, raceSignal } from '../execution/backoff.js';
+import type { OrderEngine } from '../execution/order-engine.js';
+import { isAwaitingConfirmation } from '../orders/fsm/index.js';
+import type { Logger } from '../logging/logger.js';
+import type { ShutdownReport } from './daemon-types.js';
+import type { OrderDispatch } from './trading/order-dispatch.js';
 
 /** What the stop acts on. */
 export interface ShutdownParts {

@@ -1,3 +1,9 @@
+/**
+ * What `ledger-mm run` and `ledger-mm paper` share: load the signing key, build the logger and
+ * the daemon, attach the observers (metrics), install the signal handlers, start, and wait for
+ * the stop. The process ends through `proc.exit` with the stop's code, so nothing left on the
+ * event loop can hold it past the shutdown bound.
+ */
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
 import { ConfigError, formatConfigError } from '../config/errors.js';
@@ -8,16 +14,9 @@ import { KeyFileError } from '../signing/key-file-error.js';
 import { loadSigner } from '../signing/load-signer.js';
 import type { Transport } from '../venue/transport.js';
 import { Daemon } from './daemon.js';
-import { terseInfo } from './daemon-log.js';
+import { terseInfo } from './reporting/daemon-log.js';
 import type { DaemonOptions, DaemonTuning } from './daemon-types.js';
 import { installSignalHandlers, type ProcessSeam } from './signals.js';
-
-/**
- * What `ledger-mm run` and `ledger-mm paper` share: load the signing key, build the logger and
- * the daemon, attach the observers (metrics), install the signal handlers, start, and wait for
- * the stop. The process ends through `proc.exit` with the stop's code, so nothing left on the
- * event loop can hold it past the shutdown bound.
- */
 
 /**
  * Something that observes the daemon for its whole life: the metrics and health server. It may

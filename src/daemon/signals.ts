@@ -1,6 +1,3 @@
-import type { Logger } from '../logging/logger.js';
-import type { ShutdownReport } from './daemon-types.js';
-
 /**
  * Process signals, through an injected seam (the real `process`, or an EventEmitter in tests):
  *
@@ -12,6 +9,8 @@ import type { ShutdownReport } from './daemon-types.js';
  *   covers, and the next start's recovery settles whatever was in flight;
  * - SIGHUP: reload the strategy and risk params (ignored while stopping).
  */
+import type { Logger } from '../logging/logger.js';
+import type { ShutdownReport } from './daemon-types.js';
 
 /** The signals handled. */
 export const HANDLED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

@@ -9,16 +9,18 @@ import { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import { PreparedVerifier } from '../signing/prepared-verifier.js';
 import { raceSignal } from './backoff.js';
-import { CancelPool } from './cancel-pool.js';
-import { ClientOrderIdFactory } from './client-order-id.js';
+import { CancelPool } from './cancel/cancel-pool.js';
+import { ClientOrderIdFactory } from './placement/client-order-id.js';
+import { CredentialBackoff } from './credential-backoff.js';
 import type { ExecutionDeps } from './execution-context.js';
 import type { CancelOutcome } from './execution-events.js';
 import { FillTracker } from './fills.js';
 import { Inventory } from './inventory.js';
-import type { CloseOptions, EngineEvent, OrderEngineOptions } from './order-engine.js';
-import { IgnoredOrders, OrdersPoller, UnknownOrders } from './orders-poller.js';
-import { PlacementPipeline } from './placement-pipeline.js';
-import { UnknownResolver } from './unknown-resolver.js';
+import type { CloseOptions, EngineEvent, OrderEngineOptions } from './engine-types.js';
+import { DEFAULT_EXECUTION_SETTINGS } from './execution-settings.js';
+import { IgnoredOrders, OrdersPoller, UnknownOrders } from './resolve/orders-poller.js';
+import { PlacementPipeline } from './placement/placement-pipeline.js';
+import { UnknownResolver } from './resolve/unknown-resolver.js';
 
 /** The parts `OrderEngine.start` builds. */
 export type EngineParts = ReturnType<typeof buildParts>;
@@ -36,30 +38,30 @@ export function buildParts(
   );
   const { venue, signer, partyId, clock } = o;
   const verifier = new PreparedVerifier({ policy: 'if-present', ...o.verification, partyId });
-  const deps: ExecutionDeps = { venue, registry, signer, partyId, clock, observer: emit, verifier };
-  const resolver = new UnknownResolver({ ...o.resolver, ...deps });
-  const concurrency = o.execution?.cancelConcurrency ?? 4;
-  const cancelWindow = o.execution?.cancelConfirmWindowMs;
-  const cancelPool = new CancelPool({
-    ...(cancelWindow === undefined ? {} : { confirmWindowMs: cancelWindow }),
-    ...o.cancelPool,
-    ...deps,
-    concurrency,
-  });
+  // One credential state per party: a key refused to any component slows the reads of all.
+  const credentials = new CredentialBackoff();
+  const deps: ExecutionDeps = {
+    venue,
+    registry,
+    signer,
+    partyId,
+    clock,
+    observer: emit,
+    verifier,
+    credentials,
+  };
+  const settings = o.settings ?? DEFAULT_EXECUTION_SETTINGS;
+  const resolver = new UnknownResolver({ ...deps, settings: settings.resolver });
+  const cancelPool = new CancelPool({ ...deps, settings: settings.cancel });
   const clientOrderIds = new ClientOrderIdFactory({
     prefix: o.clientOrderIdPrefix,
     clock,
     ...(o.clientOrderIdEntropy === undefined ? {} : { entropy: o.clientOrderIdEntropy }),
   });
-  const afterUnknown = o.execution?.afterUnknown;
-  const poll = o.execution?.confirmPollMs;
-  const placeWindow = o.execution?.placementConfirmWindowMs;
   const pipeline = new PlacementPipeline({
-    ...(afterUnknown === undefined ? {} : { afterUnknown }),
-    ...(placeWindow === undefined ? {} : { confirmWindowMs: placeWindow }),
-    ...(poll === undefined ? {} : { confirmBackoff: { initialMs: poll, factor: 1, maxMs: poll } }),
-    ...o.pipeline,
     ...deps,
+    settings: settings.placement,
+    ...(o.policy === undefined ? {} : { policy: o.policy }),
     resolver,
     clientOrderIds,
   });
@@ -82,7 +84,10 @@ export function buildParts(
     ignored,
     unknown,
     emit,
-    onError: (error) => emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() }),
+    onError: (error) => {
+      credentials.failed(error);
+      emit({ type: 'poll-failed', poller: 'orders', error, at: clock.now() });
+    },
   });
   const tracker = new FillTracker(registry, inventory, emit);
   const evictor =

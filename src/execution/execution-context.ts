@@ -1,10 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import type { OrderRegistry, TransitionRecord } from '../orders/order-registry.js';
-import { ObserverError } from '../orders/registry-errors.js';
+import { ObserverError, type OrderRegistry, type TransitionRecord } from '../orders/order-registry.js';
 import { ZERO } from '../core/decimal.js';
 import { IllegalTransitionError, type OrderEvent, type TrackedOrder } from '../orders/fsm/index.js';
 import type { PreparedExpectation } from '../signing/prepared-checks.js';
 import { PreparedVerifier } from '../signing/prepared-verifier.js';
+import { CredentialBackoff } from './credential-backoff.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';
 import type { SigningEnvelope, SubmitBody } from '../venue/schemas.js';
@@ -31,6 +31,11 @@ export interface ExecutionDeps {
    * once-only warnings are once per engine.
    */
   readonly verifier?: PreparedVerifier;
+  /**
+   * The party's credential state, shared by every component of one engine so that a key refused
+   * to one of them slows the authenticated reads of all. Default: one of the component's own.
+   */
+  readonly credentials?: CredentialBackoff;
 }
 
 /**
@@ -45,6 +50,7 @@ export class ExecutionContext {
   readonly clock: Clock;
   readonly emit: ExecutionObserver;
   readonly verifier: PreparedVerifier;
+  readonly credentials: CredentialBackoff;
 
   constructor(deps: ExecutionDeps) {
     this.venue = deps.venue;
@@ -54,6 +60,7 @@ export class ExecutionContext {
     this.clock = deps.clock;
     this.emit = safeEmitter(deps.observer);
     this.verifier = deps.verifier ?? new PreparedVerifier({ policy: 'if-present', partyId: deps.partyId });
+    this.credentials = deps.credentials ?? new CredentialBackoff();
   }
 
   now(): number {

@@ -1,13 +1,12 @@
-import type { OrderState, TerminalState } from '../orders/fsm/index.js';
-import type { Dec } from '../core/decimal.js';
-import type { UnverifiedReason } from '../signing/prepared-verifier.js';
-import type { NotWantedCause } from './placement-intent.js';
-
 /**
  * What the execution layer reports: the typed outcome of every placement and cancel, and the
  * observer events a metrics/logging module subscribes to. The pipeline and the cancel pool never
  * log and never touch prom-client; they emit these events and return these outcomes.
  */
+import type { OrderState, TerminalState } from '../orders/fsm/index.js';
+import type { Dec } from '../core/decimal.js';
+import type { UnverifiedReason } from '../signing/prepared-verifier.js';
+import type { NotWantedCause } from './placement/placement-policy.js';
 
 // ---------------------------------------------------------------------------------------------
 // Placement outcomes

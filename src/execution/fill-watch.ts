@@ -1,12 +1,13 @@
-import type { Dec } from '../core/decimal.js';
-import type { InventoryView } from './inventory.js';
-
 /**
  * When each side of each pair last filled, as the quote cycle sees it: each pass compares the
  * inventory's bought and sold totals with the last pass's and stamps a side whose total grew with
  * the pass's time. The first pass only learns the totals (fills before the start, replayed from
  * the journal, are not recent).
  */
+import type { Dec } from '../core/decimal.js';
+import type { InventoryView } from './inventory.js';
+
+/** See the module doc. */
 export class FillWatch {
   private readonly seen = new Map<string, Dec>();
   private readonly stamps: Record<string, number> = {};

@@ -1,3 +1,12 @@
+/**
+ * Turns the registry's transition effects into observer events, and fills into inventory.
+ *
+ * Every writer of order state (placement pipeline, cancel pool, resolver, orders poller,
+ * recovery) goes through the registry, and the registry tells its observers after each stored
+ * change; so this one subscription sees every fill exactly once, whoever applied the read that
+ * revealed it. Fills are already de-duplicated by the state machine (a fill is the delta of a
+ * larger cumulative `filled`), so inventory is a plain sum.
+ */
 import type { OrderRegistry, TransitionRecord } from '../orders/order-registry.js';
 import type {
   AlarmEffect,
@@ -8,16 +17,6 @@ import type {
   TrackedOrder,
 } from '../orders/fsm/index.js';
 import type { Inventory, PairInventory } from './inventory.js';
-
-/**
- * Turns the registry's transition effects into observer events, and fills into inventory.
- *
- * Every writer of order state (placement pipeline, cancel pool, resolver, orders poller,
- * recovery) goes through the registry, and the registry tells its observers after each stored
- * change; so this one subscription sees every fill exactly once, whoever applied the read that
- * revealed it. Fills are already de-duplicated by the state machine (a fill is the delta of a
- * larger cumulative `filled`), so inventory is a plain sum.
- */
 
 /** A fill of one of our orders (or an adopted one), with the pair's inventory after it. */
 export interface FillEvent {

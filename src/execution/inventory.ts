@@ -1,6 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-
 /**
  * Inventory derived from fills: per pair, how much base the party gained or lost and how much
  * quote it paid or received, realised fill by fill. It is the sum of the registry's `fill`
@@ -16,6 +13,8 @@ import type { Dec } from '../core/decimal.js';
  * crosses the book at commit may execute at a better price; the quote leg is then conservative
  * (the venue's balances, read on the slow timer, are the authority).
  */
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
 
 /** The minimum a fill must carry to move inventory (the state machine's `FillEffect` fits). */
 export interface InventoryFill {

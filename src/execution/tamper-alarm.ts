@@ -1,12 +1,13 @@
-import { isTamperFailure, type VenueError } from '../venue/errors.js';
-import type { ExecutionContext } from './execution-context.js';
-
 /**
  * A refusal whose error scope is `tamper` (a `signing.submitUrl` outside the configured submit
  * origin: nothing was sent) raises the alarm of a tampered echo: the `echo-refused` event (the
  * `echo_refused_total` metric, LedgerMmEchoRefused) and the `echo-mismatch` execution alarm.
  * Returns whether it did.
  */
+import { isTamperFailure, type VenueError } from '../venue/errors.js';
+import type { ExecutionContext } from './execution-context.js';
+
+/** See the module doc. */
 export function alarmOnTamper(
   ctx: ExecutionContext,
   operation: 'place' | 'cancel',

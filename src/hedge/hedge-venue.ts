@@ -1,7 +1,7 @@
 /**
  * The hedge venue contract: the few calls the hedger makes on a liquid exchange (ccxt in
  * production, `src/hedge/ccxt-hedge-venue.ts`; the simulator's own in the lab,
- * `src/sim/hedge-venue-sim.ts`). Every call takes an AbortSignal; money is `Dec`.
+ * `src/lab/hedge/hedge-venue-sim.ts`). Every call takes an AbortSignal; money is `Dec`.
  *
  * Orders are identified by the client order id the hedger chose and journaled before sending:
  * that is what lets recovery ask the venue whether an order reached it (`readOrder`), so an order

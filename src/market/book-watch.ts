@@ -1,5 +1,3 @@
-import type { MarketSnapshot, PairMarket } from './market-snapshot.js';
-
 /**
  * Catches a book that polls fine but no longer moves: the venue serves GET /orderbook from a
  * cached projection, and a projection that stopped refreshing answers every poll with the same
@@ -19,6 +17,7 @@ import type { MarketSnapshot, PairMarket } from './market-snapshot.js';
  * so the risk gate's stale-book rule halts the pair and cancels its quotes, and the strategy
  * stops quoting it. A new sequence clears everything.
  */
+import type { MarketSnapshot, PairMarket } from './market-snapshot.js';
 
 /** Slack for clock skew between the venue's `executedAt` and the daemon's clock, and projection lag. */
 export const CLOCK_MARGIN_MS = 2_000;

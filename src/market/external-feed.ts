@@ -1,10 +1,3 @@
-import { request } from 'undici';
-
-import type { Clock } from '../core/clock.js';
-import { DECIMAL_STRING, Dec } from '../core/decimal.js';
-import { Poller, type PollerStats } from '../core/poller.js';
-import type { ExternalPrice } from './market-snapshot.js';
-
 /**
  * The external reference price of one pair: an HTTP JSON feed, polled on the shared
  * non-overlapping {@link Poller} (a slow feed delays the next poll, never stacks requests).
@@ -17,6 +10,12 @@ import type { ExternalPrice } from './market-snapshot.js';
  * A JSON number is read through its shortest decimal form (`String(n)`): JSON parsing has already
  * made it a double, and a feed that needs more digits should send a decimal string.
  */
+import { request } from 'undici';
+
+import type { Clock } from '../core/clock.js';
+import { DECIMAL_STRING, Dec } from '../core/decimal.js';
+import { Poller, type PollerStats } from '../core/poller.js';
+import type { ExternalPrice } from './market-snapshot.js';
 
 /** Options of {@link ExternalFeed}. */
 export interface ExternalFeedOptions {

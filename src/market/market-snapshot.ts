@@ -1,10 +1,11 @@
-import type { Dec } from '../core/decimal.js';
-import type { SourceReading } from './reference/combine-sources.js';
-
 /**
  * The daemon's own orders as the strategy sees them beside the snapshot; the type is the orders
  * layer's (`src/orders/own-orders-view.ts`), named here too for the readers of a snapshot.
  */
+import type { Dec } from '../core/decimal.js';
+
+import type { SourceReading } from './reference/combine-sources.js';
+/** See the module doc. */
 export type { OwnOrderView } from '../orders/own-orders-view.js';
 
 /**

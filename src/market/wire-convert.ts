@@ -1,14 +1,13 @@
-import { dec } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { Account, Balance, OrderBook, Pair, PublicTrade } from '../venue/schemas.js';
-import type { AccountView, BalanceView, BookView, Level, TradeView } from './market-snapshot.js';
-
 /**
  * The boundary between the venue's wire shapes (decimal strings, ISO dates) and the snapshot's
  * views (`Dec`, ms since the epoch). Inputs have already passed the venue client's schemas;
  * `dec` still refuses anything that is not a plain decimal, so a bad value fails the poll that
  * carried it instead of entering the snapshot. Every view returned is frozen.
  */
+import { dec } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { Account, Balance, OrderBook, Pair, PublicTrade } from '../venue/schemas.js';
+import type { AccountView, BalanceView, BookView, Level, TradeView } from './market-snapshot.js';
 
 /** The static description of a pair, from GET /pairs. */
 export interface PairInfo {

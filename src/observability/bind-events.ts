@@ -1,3 +1,13 @@
+/**
+ * Execution events → metrics: stage latencies, queue figures, placement and cancel outcomes,
+ * abandoned prepares, refused echoes, alarms, unknown orders and retries.
+ *
+ * The source can be the `ExecutionEventHub` or the `OrderEngine`: both have
+ * `subscribe(listener)`. The engine's stream also carries the registry's order observations
+ * (fills, rotations, …), which are counted too; events of any other type are ignored. Bind ONE
+ * stream that carries each event once: binding the hub and an engine that forwards it, or the
+ * engine and `bindRegistry` on its registry, would count twice.
+ */
 import {
   isExecutionEvent,
   type CancelOutcome,
@@ -9,20 +19,17 @@ import {
   observeOrderObservation,
   type OrderObservationLike,
 } from './bind-registry.js';
-import type { Metrics } from './create-metrics.js';
-import { OTHER, SIGN_STAGES, parseSlot, sideLabel, snake, stageLabel, type StageLabel } from './labels.js';
-import { msToSeconds } from './metric-number.js';
-
-/**
- * Execution events → metrics: stage latencies, queue figures, placement and cancel outcomes,
- * abandoned prepares, refused echoes, alarms, unknown orders and retries.
- *
- * The source can be the `ExecutionEventHub` or the `OrderEngine`: both have
- * `subscribe(listener)`. The engine's stream also carries the registry's order observations
- * (fills, rotations, …), which are counted too; events of any other type are ignored. Bind ONE
- * stream that carries each event once: binding the hub and an engine that forwards it, or the
- * engine and `bindRegistry` on its registry, would count twice.
- */
+import type { Metrics } from './metrics/create-metrics.js';
+import {
+  OTHER,
+  SIGN_STAGES,
+  parseSlot,
+  sideLabel,
+  snake,
+  stageLabel,
+  type StageLabel,
+} from './metrics/labels.js';
+import { msToSeconds } from './metrics/metric-number.js';
 
 /** Anything that delivers events by `type`: the `ExecutionEventHub`, the `OrderEngine`. */
 export interface EventSource {

@@ -1,15 +1,3 @@
-import type { TransitionCause, TransitionRecord } from '../orders/order-registry.js';
-import type {
-  AlarmEffect,
-  FillEffect,
-  OrderEffect,
-  RotatedEffect,
-  TerminalEffect,
-} from '../orders/fsm/index.js';
-import type { Metrics } from './create-metrics.js';
-import { sideLabel, snake } from './labels.js';
-import { toMetricNumber } from './metric-number.js';
-
 /**
  * Order counters from the registry: fills (count, base volume, quote notional), contractId
  * rotations, residual expiries, foreign adoptions and state-machine alarms.
@@ -24,6 +12,17 @@ import { toMetricNumber } from './metric-number.js';
  * Orders by local state are not counted here: they are a gauge set on scrape from the daemon's
  * `orderCounts` (see `state-collector.ts`).
  */
+import type { TransitionCause, TransitionRecord } from '../orders/order-registry.js';
+import type {
+  AlarmEffect,
+  FillEffect,
+  OrderEffect,
+  RotatedEffect,
+  TerminalEffect,
+} from '../orders/fsm/index.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { sideLabel, snake } from './metrics/labels.js';
+import { toMetricNumber } from './metrics/metric-number.js';
 
 /** What {@link bindRegistry} needs of an `OrderRegistry`. */
 export interface TransitionSource {

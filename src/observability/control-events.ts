@@ -1,11 +1,10 @@
-import type { RiskVerdict } from '../risk/risk-types.js';
-import type { Metrics } from './create-metrics.js';
-import { OTHER, snake } from './labels.js';
-
 /**
  * Control-plane observations the daemon reports as they happen: config reload outcomes and the
  * risk gate's denials. Both are plain calls (no subscription exists for them).
  */
+import type { RiskVerdict } from '../risk/risk-types.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { OTHER, snake } from './metrics/labels.js';
 
 /**
  * Counts a config reload: call it from the `ConfigReloader`'s `onApply` (ok) and `onReject`

@@ -1,5 +1,3 @@
-import type { Dec } from '../core/decimal.js';
-
 /**
  * Live markouts: for each fill of ours, how far the book mid (without our own orders) moved from
  * the fill to `h` seconds later, signed from our side of the trade (up after a buy, down after a
@@ -13,6 +11,7 @@ import type { Dec } from '../core/decimal.js';
  * At most `maxPending` fills wait; the oldest is dropped beyond that. No IO; the caller turns
  * samples into metrics.
  */
+import type { Dec } from '../core/decimal.js';
 
 /** The default horizons, seconds (the simulator's). */
 export const LIVE_MARKOUT_HORIZONS_S = [5, 30, 60, 300] as const;

@@ -1,6 +1,6 @@
-import { msToSeconds } from './metric-number.js';
-import type { PipelineMetrics } from './pipeline-metrics.js';
-import type { QueueView } from './state-view.js';
+import { msToSeconds } from './metrics/metric-number.js';
+import type { PipelineMetrics } from './metrics/pipeline-metrics.js';
+import type { QueueView } from './http/state-view.js';
 
 /** Which execution queue. */
 export type QueueName = 'placement' | 'cancel';

@@ -1,5 +1,5 @@
 import type { Dec } from '../core/decimal.js';
-import type { PairStateView } from './state-view.js';
+import type { PairStateView } from './http/state-view.js';
 
 /** One pair's quoting at a glance, computed in `Dec` (shared by the metrics and /status). */
 export interface QuoteSummary {

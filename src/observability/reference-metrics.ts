@@ -10,7 +10,7 @@
 import type { Counter, Gauge } from 'prom-client';
 
 import type { PairReferenceReport, SourceReport } from '../market/reference/exchanges-reference.js';
-import type { MetricFactory } from './metric-factory.js';
+import type { MetricFactory } from './metrics/metric-factory.js';
 
 /** The values of the `state` label of `ledger_mm_reference_source_state`. */
 export const REFERENCE_SOURCE_STATES = ['used', 'outlier', 'stale', 'no_price'] as const;

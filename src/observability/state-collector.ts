@@ -1,11 +1,3 @@
-import { ORDER_STATES } from '../orders/fsm/index.js';
-import type { Metrics } from './create-metrics.js';
-import { ACCOUNT_STATUSES, RISK_STATES, accountStatusLabel } from './control-metrics.js';
-import { sideLabel, snake } from './labels.js';
-import { msToSeconds, toMetricNumber } from './metric-number.js';
-import { summarizeQuotes } from './quote-summary.js';
-import type { DaemonStateView } from './state-view.js';
-
 /**
  * The state-derived series, set on scrape from a {@link DaemonStateView}: quotes, reference,
  * two-sided time, balances, inventory, PnL, risk states, the account status, orders by state,
@@ -23,6 +15,15 @@ import type { DaemonStateView } from './state-view.js';
  * state known over that interval). Scrapes alone give scrape-interval resolution; the daemon may
  * call {@link StateCollector.refresh} every cycle for finer accounting.
  */
+import { ORDER_STATES } from '../orders/fsm/index.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { ACCOUNT_STATUSES, RISK_STATES, accountStatusLabel } from './metrics/control-metrics.js';
+import { sideLabel, snake } from './metrics/labels.js';
+import { msToSeconds, toMetricNumber } from './metrics/metric-number.js';
+import { summarizeQuotes } from './quote-summary.js';
+import type { DaemonStateView } from './http/state-view.js';
+
+/** See the module doc. */
 export interface StateCollector {
   /** Reads the view and sets every derived series now. Returns false when the view threw. */
   refresh(): boolean;

@@ -1,14 +1,15 @@
-import type { ResponseEvent, RateLimitEvent } from '../venue/exchange.js';
-import type { RetryEvent } from '../venue/retry.js';
-import { codeLabel } from './bind-events.js';
-import type { Metrics } from './create-metrics.js';
-import { msToSeconds } from './metric-number.js';
-
 /**
  * The venue client's observer hooks, feeding the venue metrics. Pass the result into the
  * `VenueClient` options: `new VenueClient({ ...options, ...bindVenueClientHooks(metrics) })`.
  * The hooks never throw (the client swallows a throw anyway).
  */
+import type { ResponseEvent, RateLimitEvent } from '../venue/exchange.js';
+import type { RetryEvent } from '../venue/retry.js';
+import { codeLabel } from './bind-events.js';
+import type { Metrics } from './metrics/create-metrics.js';
+import { msToSeconds } from './metrics/metric-number.js';
+
+/** See the module doc. */
 export interface VenueClientHooks {
   /** Once per request sent: requests by endpoint and status, duration, errors by code. */
   readonly onResponse: (e: ResponseEvent) => void;

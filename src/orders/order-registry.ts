@@ -14,7 +14,6 @@ import {
 } from './fsm/index.js';
 import type { IntentInput, OrderEffect, OrderEvent, OrderState, TrackedOrder } from './fsm/index.js';
 import {
-  ObserverError,
   OrderConflictError,
   SlotOccupiedError,
   UnknownOrderError,
@@ -367,4 +366,18 @@ function matches(o: TrackedOrder, f: OrderFilter): boolean {
 
 function emptyExposure(): SideExposure {
   return { quantity: ZERO, notional: ZERO, orders: 0, unpriced: 0 };
+}
+
+/**
+ * An `onTransition` observer threw. The transition IS committed (`record` is the stored
+ * change); the other observers still ran. Observers must not throw: this surfaces the bug.
+ */
+export class ObserverError extends Error {
+  override readonly name = 'ObserverError';
+  constructor(
+    readonly record: TransitionRecord,
+    readonly errors: readonly unknown[],
+  ) {
+    super(`${errors.length} transition observer(s) threw for order ${record.key}`, { cause: errors[0] });
+  }
 }

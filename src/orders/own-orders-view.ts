@@ -1,8 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import { isCancelling, isResting, remaining, type TrackedOrder } from './fsm/index.js';
-import type { Side } from '../core/order-terms.js';
-
 /**
  * The daemon's own orders as the strategy, the reconciler and the risk gate see them
  * ({@link OwnOrderView}): every active order of the registry, plus the intents the daemon has
@@ -15,6 +10,10 @@ import type { Side } from '../core/order-terms.js';
  * and the old one is cancelled once the new one rests. So a quote slot has at most two live
  * orders, briefly, and only during a replacement; a registry slot never has two.
  */
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import { isCancelling, isResting, remaining, type TrackedOrder } from './fsm/index.js';
+import type { Side } from '../core/order-terms.js';
 
 /**
  * One of the daemon's own orders as the strategy and the reconciler see it: enough to keep,

@@ -1,5 +1,7 @@
-import type { TransitionRecord } from './order-registry.js';
-
+/**
+ * The registry's refusals: an unknown key, a slot already held, a conflicting order. (An
+ * observer's failure, `ObserverError`, is thrown by the registry itself: `order-registry.ts`.)
+ */
 /** `apply` or a lookup named a key the registry does not hold. */
 export class UnknownOrderError extends Error {
   override readonly name = 'UnknownOrderError';
@@ -35,19 +37,5 @@ export class OrderConflictError extends Error {
     readonly incomingKey: string,
   ) {
     super(`${index} ${id} already belongs to order ${existingKey}, not ${incomingKey}`);
-  }
-}
-
-/**
- * An `onTransition` observer threw. The transition IS committed (`record` is the stored
- * change); the other observers still ran. Observers must not throw: this surfaces the bug.
- */
-export class ObserverError extends Error {
-  override readonly name = 'ObserverError';
-  constructor(
-    readonly record: TransitionRecord,
-    readonly errors: readonly unknown[],
-  ) {
-    super(`${errors.length} transition observer(s) threw for order ${record.key}`, { cause: errors[0] });
   }
 }

@@ -1,11 +1,10 @@
-import { dec } from '../core/decimal.js';
-import type { Order } from '../venue/schemas.js';
-import type { ForeignInput, OrderEcho, PreparedLive, VenueSnapshot, VenueView } from './fsm/index.js';
-
 /**
  * Translations from the venue's wire `Order` to the state machine's inputs, so pollers and the
  * pipeline never hand-copy fields. Decimal strings are parsed here with `dec()`.
  */
+import { dec } from '../core/decimal.js';
+import type { Order } from '../venue/schemas.js';
+import type { ForeignInput, OrderEcho, PreparedLive, VenueSnapshot, VenueView } from './fsm/index.js';
 
 /** The fields of a prepare response compared with the intent. */
 export function echoFromWire(order: Order): OrderEcho {

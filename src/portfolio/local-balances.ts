@@ -1,17 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { InventoryView } from '../execution/inventory.js';
-import {
-  BALANCES_PENDING,
-  type BalanceView,
-  type MarketSnapshot,
-  type PairMarket,
-  type WalletInput,
-} from '../market/market-snapshot.js';
-import { isInFlight, remaining, type TrackedOrder } from '../orders/fsm/index.js';
-import type { Side } from '../core/order-terms.js';
-import type { PendingIntent } from '../orders/own-orders-view.js';
-
 /**
  * The wallet between two balance polls. GET /balances runs on a slow timer (a minute or more),
  * but placements, fills and cancels move `available` all the time. So the daemon keeps, at each
@@ -38,6 +24,19 @@ import type { PendingIntent } from '../orders/own-orders-view.js';
  * poll corrects both. Foreign orders the daemon tracks count like its own; ignored ones are in
  * the polled figures only.
  */
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { InventoryView } from '../execution/inventory.js';
+import {
+  BALANCES_PENDING,
+  type BalanceView,
+  type MarketSnapshot,
+  type PairMarket,
+  type WalletInput,
+} from '../market/market-snapshot.js';
+import { isInFlight, remaining, type TrackedOrder } from '../orders/fsm/index.js';
+import type { Side } from '../core/order-terms.js';
+import type { PendingIntent } from '../orders/own-orders-view.js';
 
 /** An amount per instrument. */
 type Amounts = Map<string, Dec>;

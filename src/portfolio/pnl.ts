@@ -1,10 +1,3 @@
-import { ZERO, toWire } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { InventoryView, PairInventory } from '../execution/inventory.js';
-import type { MarketSnapshot } from '../market/market-snapshot.js';
-import { midPrice } from '../market/mid-history.js';
-import { markToMid } from '../risk/index.js';
-
 /**
  * Inventory and PnL per pair, from the fills the execution layer has recorded (the journal's
  * fills, so they survive restarts): the net base bought or sold, the net quote paid or received,
@@ -12,6 +5,12 @@ import { markToMid } from '../risk/index.js';
  * pair's trading (registered market makers trade fee-free). The mid is the book's; when the pair
  * has no two-sided book, the strategy's reference price, else the last known mid.
  */
+import { ZERO, toWire } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { InventoryView, PairInventory } from '../execution/inventory.js';
+import type { MarketSnapshot } from '../market/market-snapshot.js';
+import { midPrice } from '../market/mid-history.js';
+import { markToMid } from '../risk/index.js';
 
 /** One pair's position and PnL. */
 export interface PairPosition {

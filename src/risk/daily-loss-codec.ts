@@ -1,7 +1,3 @@
-import { DECIMAL_STRING, dec, toWire } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { DailyLossState } from './daily-loss-guard.js';
-
 /**
  * The daily loss guard's state as text, for storing it across restarts (the daemon keeps it in
  * the order journal's `meta`). Pure: no IO, no clock.
@@ -15,6 +11,9 @@ import type { DailyLossState } from './daily-loss-guard.js';
  * null, and so does a state of another day than the one asked for. Null means "start the day
  * afresh", which is what the guard did before it was stored at all.
  */
+import { DECIMAL_STRING, dec, toWire } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { DailyLossState } from './daily-loss-guard.js';
 
 /** The version of the encoding; a text of another version is not decoded. */
 export const DAILY_LOSS_CODEC_VERSION = 1;

@@ -1,6 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-
 /**
  * The daily loss limit on marked-to-mid PnL. The input is each pair's cumulative PnL (quote
  * received minus quote paid, plus the net base position valued at the mid); the guard keeps the
@@ -23,6 +20,8 @@ import type { Dec } from '../core/decimal.js';
  * is of the current UTC day, so a loss taken before a restart still counts and a halt stays
  * latched until the day ends. A state of an earlier day is dropped (the day starts afresh).
  */
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
 
 /** The guard's state for one UTC day. */
 export interface DailyLossState {

@@ -2,11 +2,9 @@
 export { evaluate, initialRiskState } from './risk-gate.js';
 export { riskParamsFromConfig } from './risk-params.js';
 export type {
-  CancelAction,
   Denial,
   PairLimits,
   PairRiskState,
-  PlaceAction,
   RiskInput,
   RiskParams,
   RiskReason,
@@ -28,5 +26,5 @@ export { CLOSED_BREAKER, backoffMs, stepBreaker } from './error-breaker.js';
 export type { BreakerParams, BreakerState, BreakerStep } from './error-breaker.js';
 export { EMPTY_PRICE_JUMP, largestMovePct, stepPriceJump } from './price-jump-guard.js';
 export type { PriceJumpParams, PriceJumpState, PriceJumpStep, PriceSample } from './price-jump-guard.js';
-export { accountNotReady, bookFreshness } from './readiness.js';
-export type { BookFreshness } from './readiness.js';
+export { accountNotReady, bookFreshness } from './trading-readiness.js';
+export type { BookFreshness } from './trading-readiness.js';

@@ -1,7 +1,3 @@
-import type { Dec } from '../core/decimal.js';
-import type { Side } from '../core/order-terms.js';
-import type { RiskParams } from './risk-types.js';
-
 /**
  * The inventory limit. A pair whose net base position is at or beyond its limit is `reducing`:
  * it places only orders on the side that shrinks the position, and its orders on the other side
@@ -13,6 +9,9 @@ import type { RiskParams } from './risk-types.js';
  * Limits: `maxInventoryNotional` (|position| × mid, quote units) always, and the pair's
  * `maxInventory` (base units) when configured.
  */
+import type { Dec } from '../core/decimal.js';
+import type { Side } from '../core/order-terms.js';
+import type { RiskParams } from './risk-types.js';
 
 /** One pair's inventory limits. */
 export interface InventoryLimits {

@@ -1,3 +1,8 @@
+/**
+ * The first half of an evaluation: every rule that decides a pair's standing (account
+ * readiness, error breaker, stale book, price jump, daily loss, inventory), advanced to `now`.
+ * The second half, in `risk-gate.ts`, applies the standings to the actions.
+ */
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import { midPrice } from '../market/mid-history.js';
@@ -10,14 +15,8 @@ import {
   type InventoryLimits,
 } from './inventory-guard.js';
 import { EMPTY_PRICE_JUMP, stepPriceJump, type PriceJumpState } from './price-jump-guard.js';
-import { accountNotReady, bookFreshness } from './readiness.js';
+import { accountNotReady, bookFreshness } from './trading-readiness.js';
 import type { PairRiskState, RiskInput, RiskParams, RiskReason, RiskRule, RiskState } from './risk-types.js';
-
-/**
- * The first half of an evaluation: every rule that decides a pair's standing (account
- * readiness, error breaker, stale book, price jump, daily loss, inventory), advanced to `now`.
- * The second half, in `risk-gate.ts`, applies the standings to the actions.
- */
 
 /** A rule that halts a pair. */
 export interface PairHalt {

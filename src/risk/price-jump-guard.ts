@@ -1,5 +1,3 @@
-import { Dec, ZERO } from '../core/decimal.js';
-
 /**
  * The price-jump guard: when a pair's reference price moves more than `maxMovePct` percent
  * within `windowMs`, the pair is paused for `cooldownMs` (the gate halts it and cancels its
@@ -10,6 +8,7 @@ import { Dec, ZERO } from '../core/decimal.js';
  * reset to the new price, so after the cooldown the pair resumes unless the price jumps again;
  * a further jump during the pause extends it.
  */
+import { Dec, ZERO } from '../core/decimal.js';
 
 /** One reference price. */
 export interface PriceSample {

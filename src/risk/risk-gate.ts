@@ -1,28 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { OwnOrderView } from '../market/market-snapshot.js';
-import type { Action } from '../strategy/quote-types.js';
-import { CLOSED_BREAKER } from './error-breaker.js';
-import { checkInventoryPlacement } from './inventory-guard.js';
-import { assessPairs, pairsOf, type PairAssessment } from './pair-assessment.js';
-import type {
-  CancelAction,
-  Denial,
-  PairRiskState,
-  PlaceAction,
-  RiskInput,
-  RiskParams,
-  RiskState,
-  RiskVerdict,
-} from './risk-types.js';
-import {
-  bucketForLimit,
-  fullBucket,
-  take,
-  type TokenBucketConfig,
-  type TokenBucketState,
-} from './token-bucket.js';
-
 /**
  * The risk gate: pure verdicts on the reconciler's actions. Given the state it returned last
  * time, the market snapshot, the actions, our orders, the inventory, the PnL and the pipeline's
@@ -44,6 +19,22 @@ import {
  * 7. no token left in the per-minute bucket: min(params, account `ordersPerMinute`).
  * Placements are taken by ascending priority; a denied one consumes nothing.
  */
+import type { CancelAction, PlaceAction } from '../strategy/quote-types.js';
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { OwnOrderView } from '../market/market-snapshot.js';
+import type { Action } from '../strategy/quote-types.js';
+import { CLOSED_BREAKER } from './error-breaker.js';
+import { checkInventoryPlacement } from './inventory-guard.js';
+import { assessPairs, pairsOf, type PairAssessment } from './pair-assessment.js';
+import type { Denial, PairRiskState, RiskInput, RiskParams, RiskState, RiskVerdict } from './risk-types.js';
+import {
+  bucketForLimit,
+  fullBucket,
+  take,
+  type TokenBucketConfig,
+  type TokenBucketState,
+} from './token-bucket.js';
 
 /** The state of a gate that has not run yet. */
 export function initialRiskState(now: number, params: RiskParams): RiskState {

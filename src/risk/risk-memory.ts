@@ -1,12 +1,11 @@
-import { decodeDailyLoss, encodeDailyLoss } from './daily-loss-codec.js';
-import type { DailyLossState } from './daily-loss-guard.js';
-
 /**
  * Where the daily loss guard's state outlives the process: the order journal's `meta` table,
  * under {@link RISK_MEMORY_KEY}, through the engine's `meta` view. The quote cycle
- * (`src/daemon/quote-cycle.ts`) loads it once when it seeds the risk state and saves it whenever
+ * (`src/daemon/trading/quote-cycle.ts`) loads it once when it seeds the risk state and saves it whenever
  * it changes; the encoding is the risk module's pure codec.
  */
+import { decodeDailyLoss, encodeDailyLoss } from './daily-loss-codec.js';
+import type { DailyLossState } from './daily-loss-guard.js';
 
 /** The meta key of the daily loss state. */
 export const RISK_MEMORY_KEY = 'risk.daily_loss';

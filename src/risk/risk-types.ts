@@ -1,15 +1,16 @@
-import type { Dec } from '../core/decimal.js';
-import type { MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
-import type { Action } from '../strategy/quote-types.js';
-import type { BreakerState } from './error-breaker.js';
-import type { DailyLossState } from './daily-loss-guard.js';
-import type { PriceJumpState } from './price-jump-guard.js';
-import type { TokenBucketState } from './token-bucket.js';
-
 /**
  * The types of the risk gate: its parameters, the state it carries from one evaluation to the
  * next, its input and its verdict. The gate is a pure function of (state, input, params).
  */
+import type { ParamsOf } from '../config/param-spec.js';
+import type { riskParamSpecs } from '../config/sections/risk.js';
+import type { Dec } from '../core/decimal.js';
+import type { MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
+import type { Action, CancelAction, PlaceAction } from '../strategy/quote-types.js';
+import type { BreakerState } from './error-breaker.js';
+import type { DailyLossState } from './daily-loss-guard.js';
+import type { PriceJumpState } from './price-jump-guard.js';
+import type { TokenBucketState } from './token-bucket.js';
 
 /** A pair's standing: quoting normally, only reducing its position, or placing nothing. */
 export type PairRiskState = 'active' | 'reducing' | 'halted';
@@ -39,48 +40,11 @@ export type RiskRule =
   /** The gate itself failed; it denies everything it cannot vouch for. */
   | 'internal-error';
 
-/** Per-pair overrides of the limits. */
-export interface PairLimits {
-  /** Largest absolute net position, base units. */
-  readonly maxInventory?: Dec;
-  /** Largest price × quantity of one placement, quote units. */
-  readonly maxOrderNotional?: Dec;
-}
-
-/** The gate's limits. Money is `Dec`; times are ms; counts are integers. */
-export interface RiskParams {
-  /** Largest price × quantity of one placement, quote units (unless overridden per pair). */
-  readonly maxOrderNotional: Dec;
-  /** Largest |net position| × mid, quote units. */
-  readonly maxInventoryNotional: Dec;
-  readonly pairLimits: Readonly<Record<string, PairLimits>>;
-  /** Own cap on orders resting or in flight; the account's `maxOpenOrders` applies when lower. */
-  readonly maxOpenOrders: number;
-  /** Own cap on placements per 60 s; the account's `ordersPerMinute` applies when lower. */
-  readonly ordersPerMinute: number;
-  /** Token bucket capacity (burst), capped at half the effective per-minute limit. */
-  readonly rateBurst: number;
-  /** A book whose last good poll is older than this (ms) is stale. */
-  readonly staleBookMs: number;
-  readonly priceJump: {
-    /** Largest move, percent, within `windowMs` (e.g. 2 for 2 %). */
-    readonly maxMovePct: Dec;
-    readonly windowMs: number;
-    readonly cooldownMs: number;
-  };
-  readonly dailyLoss: {
-    /** Largest loss of one pair since the UTC day began, quote units (a positive amount). */
-    readonly perPair: Dec;
-    /** Largest loss summed over the pairs sharing a quote instrument, quote units. */
-    readonly total: Dec;
-  };
-  readonly breaker: {
-    /** Consecutive pipeline failures that trip the breaker. */
-    readonly failures: number;
-    readonly baseBackoffMs: number;
-    readonly maxBackoffMs: number;
-  };
-}
+/**
+ * The risk gate's parameters: the `risk` config table's values in the gate's form (decimal
+ * strings as `Dec`, the pair overrides a lookup by pair), made by `riskParamsFromConfig`.
+ */
+export type RiskParams = ParamsOf<typeof riskParamSpecs>;
 
 /** What the gate carries from one evaluation to the next. Create with `initialRiskState`. */
 export interface RiskState {
@@ -116,11 +80,6 @@ export interface RiskInput {
   readonly otherOpenOrders?: number;
 }
 
-/** A placement action. */
-export type PlaceAction = Extract<Action, { type: 'place' }>;
-/** A cancel action. */
-export type CancelAction = Extract<Action, { type: 'cancel' }>;
-
 /** A placement the gate refused. */
 export interface Denial {
   readonly action: PlaceAction;
@@ -153,3 +112,5 @@ export interface RiskVerdict {
   /** False while the account cannot trade (not read, not ACTIVE, key failing). */
   readonly ready: boolean;
 }
+
+export type { PairLimits } from '../config/sections/risk.js';

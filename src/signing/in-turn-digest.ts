@@ -1,5 +1,3 @@
-import { createHash, type webcrypto } from 'node:crypto';
-
 /**
  * Web Crypto's `crypto.subtle.digest` runs on libuv's thread pool: its promise settles in a later
  * turn of the event loop, after any number of timers. The Canton library hashes a prepared
@@ -14,6 +12,7 @@ import { createHash, type webcrypto } from 'node:crypto';
  * `SubtleCrypto` instance, counted, so overlapping computations nest, and removed when the last
  * one ends. Any other algorithm (or a key-derivation input it cannot read) goes to Web Crypto.
  */
+import { createHash, type webcrypto } from 'node:crypto';
 
 type SubtleCrypto = webcrypto.SubtleCrypto;
 type Digest = SubtleCrypto['digest'];

@@ -4,7 +4,7 @@ import {
   type CallRecord,
   type EndpointKind,
   type GroundTruth,
-} from './engine/ground-truth.js';
+} from './truth/ground-truth.js';
 import { TAMPER_KINDS, type TamperKind } from './engine/prepared-transaction.js';
 import type { Rng } from './rng.js';
 

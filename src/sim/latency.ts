@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import type { Rng } from './rng.js';
-
 /**
  * The delays the simulated venue applies, by kind of work. Each is a uniform range in clock
  * milliseconds.
@@ -22,6 +19,10 @@ import type { Rng } from './rng.js';
  * `fast` is `realistic` × 0.05; `instant` is 0 everywhere (commits still happen on a 0 ms timer,
  * never inside the submit call).
  */
+import { z } from 'zod';
+import type { Rng } from './rng.js';
+
+/** See the module doc. */
 export const LATENCY_KEYS = [
   'prepare',
   'cancelPrepare',

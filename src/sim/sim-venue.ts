@@ -3,7 +3,7 @@ import { dec } from '../core/decimal.js';
 import type { Account as AccountWire } from '../venue/schemas.js';
 import type { AccountSetup } from './engine/venue-engine.js';
 import { VenueEngine } from './engine/venue-engine.js';
-import type { GroundTruthView } from './engine/ground-truth-view.js';
+import type { GroundTruthView } from './truth/ground-truth-view.js';
 import type { Operator } from './engine/operator.js';
 import { accountView } from './engine/reads.js';
 import { FaultInjector, type FaultSpecInput } from './faults.js';

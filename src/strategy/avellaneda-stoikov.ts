@@ -1,6 +1,3 @@
-import type { Dec } from '../core/decimal.js';
-import type { PairStrategyParams } from './params.js';
-
 /**
  * Avellaneda & Stoikov, "High-frequency trading in a limit order book" (Quantitative Finance,
  * 2008), in two layers:
@@ -12,6 +9,8 @@ import type { PairStrategyParams } from './params.js';
  *   the strategy applies to the `Dec` reference. The model itself is a float model: its output
  *   is an offset, never a price on the wire.
  */
+import type { Dec } from '../core/decimal.js';
+import type { PairStrategyParams } from './params.js';
 
 /** The inputs of the model, the paper's notation. */
 export interface AsInputs {

@@ -1,12 +1,13 @@
-import type { PairStrategyParams } from './params.js';
-import type { QuoteShape } from './spread-levels.js';
-
 /**
  * The reaction to a fill (Hummingbot's `filled_order_delay`, softened so the side stays quoted):
  * for `fillReaction.forMs` after a side of the pair filled, that side sits `fillReaction.widenBps`
  * further from the reference. The inventory skew needs no help: the wallet the skew reads already
  * carries the fill. A flow that keeps hitting one side then pays more for each further fill.
  */
+import type { PairStrategyParams } from './params.js';
+import type { QuoteShape } from './spread-levels.js';
+
+/** See the module doc. */
 export function afterFills<S extends QuoteShape>(
   shape: S,
   pair: string,

@@ -1,8 +1,15 @@
+/**
+ * Where a freshness check of the placement pipeline runs: before the prepare (`queued`: dropping
+ * the intent costs nothing) or before signing (`prepared`: dropping it wastes the prepare).
+ */
 import type { Dec } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
 import type { ReconcileParams } from './params.js';
 import type { DesiredQuote, QuoteTolerance } from './quote-types.js';
 import { edgeBps, misfit } from './reconciler.js';
+
+/** See the module doc. */
+export type FreshnessStage = 'queued' | 'prepared';
 
 /**
  * The share of a quote's own tolerance band, at a freshness check of the pipeline (`queued`:
@@ -17,7 +24,7 @@ import { edgeBps, misfit } from './reconciler.js';
  */
 export function freshnessShare(
   reason: 'missing' | 'reprice' | 'refresh' | undefined,
-  stage: 'queued' | 'prepared',
+  stage: FreshnessStage,
   tolerance: QuoteTolerance | undefined,
 ): number {
   if (reason === 'missing') return Number.POSITIVE_INFINITY;
@@ -58,7 +65,7 @@ export function stillFresh(
   o: OwnOrderView,
   q: DesiredQuote,
   reason: 'missing' | 'reprice' | 'refresh' | undefined,
-  stage: 'queued' | 'prepared',
+  stage: FreshnessStage,
   params: ReconcileParams,
   now: number,
 ): true | StaleCause {

@@ -1,10 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { BalanceView, OwnOrderView } from '../market/market-snapshot.js';
-import type { Side } from '../core/order-terms.js';
-import type { DesiredQuote, FundsLock, QuoteSkip } from './quote-types.js';
-import { floorToStep, meetsMinNotional } from './spread-levels.js';
-
 /**
  * Funding: the desired quotes never lock more than the wallet can give them.
  *
@@ -18,6 +11,12 @@ import { floorToStep, meetsMinNotional } from './spread-levels.js';
  * level first across all pairs (all level-0 quotes, then all level-1 quotes, …), so a deep level
  * of one pair never starves the best level of another.
  */
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { BalanceView, OwnOrderView } from '../market/market-snapshot.js';
+import type { Side } from '../core/order-terms.js';
+import type { DesiredQuote, FundsLock, QuoteSkip } from './quote-types.js';
+import { floorToStep, meetsMinNotional } from './spread-levels.js';
 
 /** The base and quote instruments of a pair. */
 export interface PairInstruments {

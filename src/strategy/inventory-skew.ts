@@ -1,8 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import type { BalanceView } from '../market/market-snapshot.js';
-import type { PairStrategyParams } from './params.js';
-
 /**
  * Inventory: where the pair's holdings stand against the target base share, the linear skew
  * that pulls them back, and the hard limits past which only the reducing side is quoted.
@@ -12,6 +7,10 @@ import type { PairStrategyParams } from './params.js';
  * (BTC/USDC and ETH/USDC both hold USDC), each pair sees the whole of it: the share is a
  * per-pair view of a shared wallet.
  */
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import type { BalanceView } from '../market/market-snapshot.js';
+import type { PairStrategyParams } from './params.js';
 
 /** The pair's holdings, each instrument's available + locked. */
 export interface PairHoldings {

@@ -1,12 +1,11 @@
-import { Dec, ZERO } from '../core/decimal.js';
-import type { OwnOrderView } from '../market/market-snapshot.js';
-import type { Side } from '../core/order-terms.js';
-import { ceilToStep, floorToStep } from './spread-levels.js';
-
 /**
  * Price guards: rounding away from the market, the no-cross rule against the book and our own
  * orders, and the price band. Every function is pure and works on `Dec`.
  */
+import { Dec, ZERO } from '../core/decimal.js';
+import type { OwnOrderView } from '../market/market-snapshot.js';
+import type { Side } from '../core/order-terms.js';
+import { ceilToStep, floorToStep } from './spread-levels.js';
 
 /** The venue refuses (never rounds) a price with more decimal places than this. */
 export const MAX_PRICE_DECIMALS = 10;

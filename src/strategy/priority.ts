@@ -1,7 +1,3 @@
-import type { Dec } from '../core/decimal.js';
-import type { OwnOrderView } from '../market/market-snapshot.js';
-import type { DesiredQuote } from './quote-types.js';
-
 /**
  * The rank of a placement. Every placement costs about 45 s of the party's only pipeline, so the
  * reconciler orders them by what matters most. Lower runs first:
@@ -26,6 +22,9 @@ import type { DesiredQuote } from './quote-types.js';
  * The three terms never overlap (distance < 10⁴, pairFill < 10³), so the order is lexicographic:
  * tier, then distance, then pair.
  */
+import type { Dec } from '../core/decimal.js';
+import type { OwnOrderView } from '../market/market-snapshot.js';
+import type { DesiredQuote } from './quote-types.js';
 
 /** Weight of the tier term. */
 export const TIER_WEIGHT = 10_000_000;

@@ -108,6 +108,11 @@ export type Action =
     }
   | { readonly type: 'cancel'; readonly key: string; readonly reason: string };
 
+/** A placement action. */
+export type PlaceAction = Extract<Action, { type: 'place' }>;
+/** A cancel action. */
+export type CancelAction = Extract<Action, { type: 'cancel' }>;
+
 /** Builds the slot id of a quote. */
 export function slotId(pair: string, side: Side, level: number): string {
   return `${pair}:${side}:${level}`;

@@ -1,15 +1,3 @@
-import { ZERO } from '../core/decimal.js';
-import type { Dec } from '../core/decimal.js';
-import {
-  BALANCES_PENDING,
-  knownBalances,
-  type OwnOrderView,
-  type WalletInput,
-} from '../market/market-snapshot.js';
-import type { ReconcileParams } from './params.js';
-import { placementPriority, priorityContext } from './priority.js';
-import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from './quote-types.js';
-
 /**
  * The reconciler: desired quotes + own orders → ranked actions. Pure.
  *
@@ -41,6 +29,17 @@ import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from 
  * check and break nothing for funds: the pipeline judges each placement again with the real
  * balances before it signs it.
  */
+import { ZERO } from '../core/decimal.js';
+import type { Dec } from '../core/decimal.js';
+import {
+  BALANCES_PENDING,
+  knownBalances,
+  type OwnOrderView,
+  type WalletInput,
+} from '../market/market-snapshot.js';
+import type { ReconcileParams } from './params.js';
+import { placementPriority, priorityContext } from './priority.js';
+import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from './quote-types.js';
 
 /** A placement the reconciler did not emit this cycle, and why. */
 export interface Deferred {

@@ -1,13 +1,12 @@
-import { Dec, ZERO } from '../core/decimal.js';
-import type { Side } from '../core/order-terms.js';
-import type { SizeUnit } from '../config/sections/strategy-params.js';
-import type { PairStrategyParams } from './params.js';
-
 /**
  * Spreads and levels: where the best quotes sit relative to the reference, and how the deeper
  * levels and their sizes follow. All distances are in basis points of the reference and are
  * applied to the `Dec` reference; bps are model numbers, prices stay decimal.
  */
+import { Dec, ZERO } from '../core/decimal.js';
+import type { Side } from '../core/order-terms.js';
+import type { SizeUnit } from '../config/sections/strategy-params.js';
+import type { PairStrategyParams } from './params.js';
 
 const BPS = 10_000;
 

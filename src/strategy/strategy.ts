@@ -24,7 +24,7 @@ import {
   sideLevelCount,
   sizeSkewFactor,
 } from './inventory-skew.js';
-import { type PipelineTiming, UNMEASURED } from './models/quoting-model.js';
+import { type PipelineTiming, UNMEASURED } from '../core/pipeline-timing.js';
 import { quotingModel } from './models/registry.js';
 import type { PairStrategyParams, StrategyParams } from './params.js';
 import { type CrossLimits, crossLimits, effectiveTick, inBand, noCross, roundAway } from './price-guards.js';
@@ -45,17 +45,6 @@ import {
   scaledSize,
   meetMinNotional,
 } from './spread-levels.js';
-
-/**
- * The wallet as the strategy sizes against it, by instrument: `available` is free to commit now
- * (net of placements already committed), `locked` is held by resting orders. Usually the
- * snapshot's balances, brought up to date by the daemon; null until balances are known (then
- * nothing is quoted and existing orders are left alone); {@link BALANCES_PENDING} while the
- * startup's read is under way and a provisional plan is wanted (then every pair is quoted as if
- * its holdings sat at their target — no skew, no inventory gate — and no funds are allocated:
- * the quotes are checked against the real balances before they are signed).
- */
-export type InventoryInput = WalletInput;
 
 type PairOutcome =
   | {
@@ -82,7 +71,7 @@ type PairOutcome =
 export function computeQuotes(
   snapshot: MarketSnapshot,
   ownOrders: readonly OwnOrderView[],
-  inventory: InventoryInput,
+  inventory: WalletInput,
   params: StrategyParams,
   timing: PipelineTiming = UNMEASURED,
 ): StrategyResult {
@@ -123,7 +112,7 @@ function quotePair(
   pair: string,
   snapshot: MarketSnapshot,
   own: readonly OwnOrderView[],
-  inventory: InventoryInput,
+  inventory: WalletInput,
   p: PairStrategyParams,
   timing: PipelineTiming,
 ): PairOutcome {

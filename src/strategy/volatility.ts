@@ -1,7 +1,3 @@
-import type { Dec } from '../core/decimal.js';
-import type { PairMarket } from '../market/market-snapshot.js';
-import type { PairStrategyParams } from './params.js';
-
 /**
  * Volatility for Avellaneda–Stoikov: σ of log returns per √second, from the price history a
  * snapshot carries.
@@ -19,6 +15,9 @@ import type { PairStrategyParams } from './params.js';
  * it is the plain realised variance per second. Returns are numbers (dimensionless statistics);
  * prices stay `Dec` until the ratio is taken.
  */
+import type { Dec } from '../core/decimal.js';
+import type { PairMarket } from '../market/market-snapshot.js';
+import type { PairStrategyParams } from './params.js';
 
 /** One price observation. */
 export interface PricePoint {

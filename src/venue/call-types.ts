@@ -1,7 +1,6 @@
+/** What callers pass to, and get back from, the `VenueClient` methods that are not plain data. */
 import type { VenueError } from './errors.js';
 import type { Order, SigningEnvelope } from './schemas.js';
-
-/** What callers pass to, and get back from, the `VenueClient` methods that are not plain data. */
 
 /** Options every call accepts. */
 export interface CallOptions {

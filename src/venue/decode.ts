@@ -1,8 +1,3 @@
-import { z } from 'zod';
-import { VenueError, isVenueCode, type VenueErrorDetails } from './errors.js';
-import { ErrorBody } from './schemas.js';
-import type { TransportResponse } from './transport.js';
-
 /**
  * Turns a transport response into typed data or a {@link VenueError}. Every body goes through
  * zod; nothing here throws anything but a VenueError, whatever the bytes.
@@ -13,6 +8,10 @@ import type { TransportResponse } from './transport.js';
  * - anything else (not JSON, truncated, wrong shape, an HTML 502 page) → `CLIENT_PROTOCOL`
  *   carrying the status and a short body excerpt.
  */
+import { z } from 'zod';
+import { VenueError, isVenueCode, type VenueErrorDetails } from './errors.js';
+import { ErrorBody } from './schemas.js';
+import type { TransportResponse } from './transport.js';
 
 /** Maximum length of {@link VenueError.bodyExcerpt}. */
 export const EXCERPT_MAX = 200;

@@ -1,11 +1,10 @@
-import type { KnownOrderStatus } from '../core/order-status.js';
-import type { Side } from './schemas.js';
-
 /**
  * The endpoint table: every call the client makes, with its low-cardinality label (used for
  * metrics and in errors), whether it carries the API key, and which timeout applies. Paths are
  * relative to the base URL; submit goes to the absolute `signing.submitUrl` instead.
  */
+import type { KnownOrderStatus } from '../core/order-status.js';
+import type { Side } from './schemas.js';
 
 /** Which configured timeout a call uses (see `VenueTimeouts`). */
 export type TimeoutClass = 'read' | 'balances' | 'prepare' | 'cancelPrepare' | 'submit';

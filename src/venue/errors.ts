@@ -98,7 +98,7 @@ export type OrderFact = 'filled' | 'cancelled' | 'contract-gone' | 'prepared-exp
 
 /**
  * What a refused prepare tells the strategy, when it is more than "refused": the typed outcome the
- * placement pipeline returns for it (`execution/placement-refusal.ts`).
+ * placement pipeline returns for it (`execution/placement/prepare-refusal.ts`).
  */
 export type PrepareRefusal = 'ledger-rejected' | 'rate-limited' | 'max-open-orders' | 'insufficient-balance';
 

@@ -1,13 +1,12 @@
-import { abortReason, isTimeoutReason, timeoutSignal, type Clock } from '../core/clock.js';
-import type { EndpointDef } from './endpoints.js';
-import { VenueError, type ErrorCode } from './errors.js';
-import type { Transport, TransportResponse } from './transport.js';
-
 /**
  * One HTTP exchange: a single attempt, with its timeout on the injected clock, the caller's
  * signal, the mapping of transport failures to client codes, and the observability hooks. The
  * retry loop sits above this; the decoding of bodies is passed in.
  */
+import { abortReason, isTimeoutReason, timeoutSignal, type Clock } from '../core/clock.js';
+import type { EndpointDef } from './endpoints.js';
+import { VenueError, type ErrorCode } from './errors.js';
+import type { Transport, TransportResponse } from './transport.js';
 
 /** Reported once per request actually sent, whatever its outcome. */
 export interface ResponseEvent {

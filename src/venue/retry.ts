@@ -1,6 +1,3 @@
-import { sleep, type Clock } from '../core/clock.js';
-import { VenueError, classify } from './errors.js';
-
 /**
  * The client's retry policy (spec section 7, "Retry policy"):
  *
@@ -12,6 +9,8 @@ import { VenueError, classify } from './errors.js';
  * - A submit is never retried here. Re-sending a submission that may have committed is the
  *   order engine's decision, after it has read the order.
  */
+import { sleep, type Clock } from '../core/clock.js';
+import { VenueError, classify } from './errors.js';
 
 /** Retry bounds and backoff shape. Attempts count the first try. */
 export interface RetryOptions {

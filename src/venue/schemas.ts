@@ -1,12 +1,3 @@
-import { z } from 'zod';
-import { DECIMAL_STRING } from '../core/decimal.js';
-import {
-  KNOWN_ORDER_TYPES,
-  SIDES,
-  type OrderType as DomainOrderType,
-  type Side as DomainSide,
-} from '../core/order-terms.js';
-
 /**
  * Wire schemas for every resource in the venue contract (`venue-api.md` section 2). Every
  * response is validated here at the boundary; nothing downstream sees an unvalidated body.
@@ -15,6 +6,14 @@ import {
  * contract must not break parsing. Decimals stay strings on the wire and are parsed with
  * `dec()` where they are used.
  */
+import { z } from 'zod';
+import { DECIMAL_STRING } from '../core/decimal.js';
+import {
+  KNOWN_ORDER_TYPES,
+  SIDES,
+  type OrderType as DomainOrderType,
+  type Side as DomainSide,
+} from '../core/order-terms.js';
 
 /** A decimal string as the venue sends it. */
 export const DecimalString = z.string().regex(DECIMAL_STRING, 'decimal string');

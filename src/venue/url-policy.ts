@@ -1,5 +1,3 @@
-import { VenueError } from './errors.js';
-
 /**
  * Which URLs the venue client will send to. Three rules:
  *
@@ -12,6 +10,7 @@ import { VenueError } from './errors.js';
  *    the configured submit origin (`CLIENT_SUBMIT_URL_REFUSED`). The client never builds a
  *    submit URL itself.
  */
+import { VenueError } from './errors.js';
 
 /** True for `localhost`, any 127.0.0.0/8 address and `::1` (including the IPv4-mapped loopback). */
 export function isLoopbackHost(hostname: string): boolean {

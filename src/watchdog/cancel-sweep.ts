@@ -1,14 +1,3 @@
-import type { Clock } from '../core/clock.js';
-import type { ExecutionConfig } from '../config/schema.js';
-import type { CancelOutcome } from '../execution/execution-events.js';
-import { OrderEngine, type EngineEvent } from '../execution/order-engine.js';
-import type { PreparedVerification } from '../signing/prepared-verifier.js';
-import { checkPartyId } from '../signing/fingerprint.js';
-import type { Signer } from '../signing/signer.js';
-import type { VenueClient } from '../venue/client.js';
-import type { Order } from '../venue/schemas.js';
-import type { CancelFailureReason } from './watchdog-metrics.js';
-
 /**
  * One cancel sweep of the watchdog, through the daemon's own execution layer: an
  * {@link OrderEngine} on the watchdog's OWN journal (`watchdog.storePath`; the daemon's store may
@@ -21,6 +10,17 @@ import type { CancelFailureReason } from './watchdog-metrics.js';
  *
  * Nothing here places an order: the engine's placement pipeline is never given an intent.
  */
+import { executionSettings } from '../execution/execution-settings.js';
+import type { Clock } from '../core/clock.js';
+import type { ExecutionConfig } from '../config/schema.js';
+import type { CancelOutcome } from '../execution/execution-events.js';
+import { OrderEngine, type EngineEvent } from '../execution/order-engine.js';
+import type { PreparedVerification } from '../signing/prepared-verifier.js';
+import { checkPartyId } from '../signing/fingerprint.js';
+import type { Signer } from '../signing/signer.js';
+import type { VenueClient } from '../venue/client.js';
+import type { Order } from '../venue/schemas.js';
+import type { CancelFailureReason } from './watchdog-metrics.js';
 
 /** What one sweep did. */
 export interface SweepReport {
@@ -95,7 +95,7 @@ export class CancelSweeper {
       clock: d.clock,
       storePath: d.storePath,
       recovery: { unknownOrders: 'adopt' },
-      execution: d.execution,
+      settings: executionSettings(d.execution),
       verification: d.verification,
     });
     const submitted = new Set<string>();

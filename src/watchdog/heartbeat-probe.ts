@@ -1,12 +1,11 @@
-import fs from 'node:fs';
-import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
-import type { HeartbeatFileBeat } from '../observability/heartbeat.js';
-
 /**
  * Reading the daemon's heartbeat from the watchdog. A probe answers one question: did this read
  * show the daemon alive? The watchdog times the answers on its own clock, so the two hosts'
  * clocks never have to agree.
  */
+import fs from 'node:fs';
+import { systemClock, timeoutSignal, type Clock } from '../core/clock.js';
+import type { HeartbeatFileBeat } from '../observability/http/heartbeat.js';
 
 /** One read of the heartbeat. */
 export interface ProbeResult {

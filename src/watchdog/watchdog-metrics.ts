@@ -1,10 +1,11 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-
 /**
  * The watchdog's Prometheus metrics (prefix `ledger_mm_watchdog_`, plus Node's default
  * `process_*` and `nodejs_*`), on a registry of its own. Metrics observe; the watchdog decides
  * from its own state, never from these.
  */
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** See the module doc. */
 export interface WatchdogMetrics {
   readonly registry: Registry;
   readonly contentType: string;

@@ -1,10 +1,3 @@
-import { sleep, type Clock, type TimerHandle } from '../core/clock.js';
-import { Poller } from '../core/poller.js';
-import type { Logger } from '../logging/logger.js';
-import type { HeartbeatProbe, ProbeResult } from './heartbeat-probe.js';
-import type { SweepReport } from './cancel-sweep.js';
-import type { WatchdogMetrics } from './watchdog-metrics.js';
-
 /**
  * The dead-man switch: watches the daemon's heartbeat and, once it has been silent for
  * `deadAfterMs`, cancels every resting order of the party, again every `sweepMs` for as long as
@@ -18,6 +11,12 @@ import type { WatchdogMetrics } from './watchdog-metrics.js';
  * on a deadline timer of its own, not only when a read comes back: a read that hangs past its
  * timeout (a stopped daemon's socket accepts and never answers) must not hold the trigger back.
  */
+import { sleep, type Clock, type TimerHandle } from '../core/clock.js';
+import { Poller } from '../core/poller.js';
+import type { Logger } from '../logging/logger.js';
+import type { HeartbeatProbe, ProbeResult } from './heartbeat-probe.js';
+import type { SweepReport } from './cancel-sweep.js';
+import type { WatchdogMetrics } from './watchdog-metrics.js';
 
 /** Watching, or cancelling because the heartbeat went silent. */
 export type WatchdogMode = 'watching' | 'triggered';

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/cli/check.js';
-import { liveVenueOptions } from '../../src/daemon/venue-client.js';
+import { liveVenueOptions } from '../../src/daemon/startup/venue-client.js';
 import { EXIT } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config/load.js';
-import { CHECK_NAMES } from '../../src/daemon/preflight.js';
+import { CHECK_NAMES } from '../../src/daemon/startup/preflight.js';
 import { StubServer, fail, ok } from '../support/stub-server.js';
 import { runCaptured, type CapturedRun } from '../support/captured-io.js';
 

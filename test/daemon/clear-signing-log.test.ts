@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logDaemonEvent, type LogContext } from '../../src/daemon/daemon-log.js';
+import { logDaemonEvent, type LogContext } from '../../src/daemon/reporting/daemon-log.js';
 import type { DaemonEvent } from '../../src/daemon/daemon-types.js';
 import { createLogger } from '../../src/logging/logger.js';
 

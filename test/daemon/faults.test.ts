@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMetrics } from '../../src/observability/create-metrics.js';
+import { createMetrics } from '../../src/observability/metrics/create-metrics.js';
 import { registerStateCollector } from '../../src/observability/state-collector.js';
 import { quoteSlotOf } from '../../src/orders/own-orders-view.js';
 import type { FaultSpecInput } from '../../src/sim/faults.js';

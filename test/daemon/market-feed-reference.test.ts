@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../../src/config/load.js';
 import { fakeClock } from '../../src/core/clock.js';
-import { createMarketFeed } from '../../src/daemon/market-feed.js';
+import { createMarketFeed } from '../../src/daemon/startup/market-feed.js';
 import type { TickerExchange } from '../../src/market/reference/ticker-stream.js';
 import { referencePrice } from '../../src/strategy/reference-price.js';
 import { resolveStrategyParams } from '../../src/strategy/params.js';

@@ -1,6 +1,6 @@
 /** Which placement outcomes count as pipeline failures for the error breaker. */
 import { describe, expect, it } from 'vitest';
-import { isPipelineFailure } from '../../src/daemon/order-dispatch.js';
+import { isPipelineFailure } from '../../src/daemon/trading/order-dispatch.js';
 import type { PlacementOutcome } from '../../src/execution/execution-events.js';
 
 describe('pipeline failures for the error breaker', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { runPaper } from '../../src/cli/paper.js';
 import type { Daemon } from '../../src/daemon/daemon.js';
-import type { PaperVenue } from '../../src/sim/paper-venue.js';
+import type { PaperVenue } from '../../src/lab/rig/paper-venue.js';
 import { FakeProcess } from './support/daemon-env.js';
 
 let dir: string | undefined;

@@ -1,6 +1,6 @@
 /** The daemon's readiness verdict (`/readyz`): its inputs and its reasons. */
 import { describe, expect, it } from 'vitest';
-import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/readiness.js';
+import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/reporting/daemon-readiness.js';
 import type { RiskVerdict } from '../../src/risk/index.js';
 
 describe('readiness', () => {

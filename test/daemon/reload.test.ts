@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/decimal.js';
 import { installSignalHandlers } from '../../src/daemon/signals.js';
 import { createLogger } from '../../src/logging/logger.js';
-import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
+import type { OrderTruth } from '../../src/sim/truth/ground-truth.js';
 import {
   FakeProcess,
   baseConfig,

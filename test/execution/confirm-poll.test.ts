@@ -1,9 +1,3 @@
-import { afterEach, expect, it } from 'vitest';
-import { dec } from '../../src/core/decimal.js';
-import type { PlacementIntent } from '../../src/execution/placement-intent.js';
-import { settle, startDaemon } from './support/daemon.js';
-import { simEnv, type SimEnv } from './support/sim-env.js';
-
 /**
  * `execution.confirmPollMs`: after the submission answers, the pipeline reads the order at that
  * fixed period until it rests. The venue commits 11-13 s after the submission's 200 (realistic
@@ -15,6 +9,12 @@ import { simEnv, type SimEnv } from './support/sim-env.js';
  * as unknown, or the cancel is retried. The venue (a `no-commit` fault: the submission answers 200
  * and the ledger never commits) shows the window from the calls it received.
  */
+
+import { afterEach, expect, it } from 'vitest';
+import { dec } from '../../src/core/decimal.js';
+import type { PlacementIntent } from '../../src/execution/placement/placement-intent.js';
+import { settle, startDaemon } from './support/daemon.js';
+import { simEnv, type SimEnv } from './support/sim-env.js';
 const buy: PlacementIntent = {
   slot: 'BTC/USDC:BUY:0',
   pair: 'BTC/USDC',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import type { PlacementIntent } from '../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../src/execution/placement/placement-intent.js';
 import { OrderEngine } from '../../src/execution/order-engine.js';
 import { StoreLockedError, openJournal } from '../../src/orders/journal/index.js';
 import { TERMINAL_STATES, type TrackedOrder } from '../../src/orders/fsm/index.js';

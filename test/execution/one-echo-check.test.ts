@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { orderDiffs } from '../../src/execution/echo-check.js';
+import { orderDiffs } from '../../src/execution/prepared-echo.js';
 import { apply } from '../../src/orders/fsm/index.js';
 import { echoFromWire } from '../../src/orders/wire-events.js';
 import type { Order } from '../../src/venue/schemas.js';

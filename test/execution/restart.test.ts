@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import type { PlacementIntent } from '../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../src/execution/placement/placement-intent.js';
 import {
   isAwaitingConfirmation,
   isCancelling,
@@ -8,7 +8,7 @@ import {
   type OrderState,
   type TrackedOrder,
 } from '../../src/orders/fsm/index.js';
-import type { OrderTruth } from '../../src/sim/engine/ground-truth.js';
+import type { OrderTruth } from '../../src/sim/truth/ground-truth.js';
 import {
   disposeAll,
   isCancelPrepare,

@@ -21,7 +21,7 @@ import { HedgeExecutor } from '../../src/hedge/hedge-executor.js';
 import { HedgeJournal } from '../../src/hedge/hedge-journal.js';
 import type { HedgeVenue } from '../../src/hedge/hedge-venue.js';
 import { Hedger } from '../../src/hedge/hedger.js';
-import { HedgeVenueSim } from '../../src/sim/hedge-venue-sim.js';
+import { HedgeVenueSim } from '../../src/lab/hedge/hedge-venue-sim.js';
 import { Rng } from '../../src/sim/rng.js';
 
 const d = (x: string | number): Dec => new Dec(x);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
-import { createMetrics } from '../../src/observability/create-metrics.js';
-import { observeMarkoutEvent } from '../../src/observability/markout-metrics.js';
+import { createMetrics } from '../../src/observability/metrics/create-metrics.js';
+import { observeMarkoutEvent } from '../../src/observability/metrics/markout-metrics.js';
 import { MarkoutTracker } from '../../src/observability/markout-tracker.js';
 import type { BookView, MarketSnapshot, OwnOrderView } from '../../src/market/market-snapshot.js';
 import { parseExposition } from './support/exposition.js';

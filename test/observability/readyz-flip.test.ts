@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   observabilityAttachment,
   type AttachedObservability,
-} from '../../src/daemon/observability-wiring.js';
+} from '../../src/daemon/reporting/observability-wiring.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { daemonEnv, type DaemonEnv } from '../daemon/support/daemon-env.js';
 import { startSimHarness, type SimHarness } from '../support/sim-harness.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildCommit, packageVersion } from '../../src/observability/build-info.js';
-import { EventLoopMonitor } from '../../src/observability/event-loop-monitor.js';
-import { LabelGuard, OTHER, parseSlot, snake, stageLabel } from '../../src/observability/labels.js';
+import { buildCommit, packageVersion } from '../../src/observability/http/build-info.js';
+import { EventLoopMonitor } from '../../src/observability/http/event-loop-monitor.js';
+import { LabelGuard, OTHER, parseSlot, snake, stageLabel } from '../../src/observability/metrics/labels.js';
 import { testMetrics } from './support/test-metrics.js';
 
 describe('build info', () => {

@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { dec } from '../../src/core/decimal.js';
 import { registerStateCollector } from '../../src/observability/state-collector.js';
-import type { DaemonStateView, LiveQuoteView, PairStateView } from '../../src/observability/state-view.js';
-import { pollerViewsFromSources } from '../../src/observability/state-view.js';
+import type {
+  DaemonStateView,
+  LiveQuoteView,
+  PairStateView,
+} from '../../src/observability/http/state-view.js';
+import { pollerViewsFromSources } from '../../src/observability/http/state-view.js';
 import { samplesOf } from './support/exposition.js';
 import { T0, testMetrics, type TestMetrics } from './support/test-metrics.js';
 

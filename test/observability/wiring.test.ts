@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+/** A daemon as the wiring sees it: events, readiness and a state view. */
 
+import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import type { DaemonEvent } from '../../src/daemon/daemon-types.js';
 import {
@@ -7,13 +8,11 @@ import {
   observabilityAttachment,
   type AttachedObservability,
   type ObservableDaemon,
-} from '../../src/daemon/observability-wiring.js';
+} from '../../src/daemon/reporting/observability-wiring.js';
 import { createLogger } from '../../src/logging/logger.js';
-import type { Readiness } from '../../src/observability/readiness.js';
-import type { DaemonStateView } from '../../src/observability/state-view.js';
+import type { Readiness } from '../../src/observability/http/readiness.js';
+import type { DaemonStateView } from '../../src/observability/http/state-view.js';
 import { parseExposition, valueOf } from './support/exposition.js';
-
-/** A daemon as the wiring sees it: events, readiness and a state view. */
 class FakeDaemon implements ObservableDaemon {
   phase = 'running';
   ready: Readiness = { ready: false, reasons: ['no quote cycle has run yet'] };

@@ -2,10 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { dec } from '../../src/core/decimal.js';
 import { IllegalTransitionError, ORDER_STATES } from '../../src/orders/fsm/index.js';
 import type { IntentInput, OrderEventType, TrackedOrder } from '../../src/orders/fsm/index.js';
-import { OrderRegistry } from '../../src/orders/order-registry.js';
+import { ObserverError, OrderRegistry } from '../../src/orders/order-registry.js';
 import type { TransitionRecord } from '../../src/orders/order-registry.js';
 import {
-  ObserverError,
   OrderConflictError,
   SlotOccupiedError,
   UnknownOrderError,

@@ -4,7 +4,7 @@ import { DAY_MS, markToMid, stepDailyLoss, type DailyLossState } from '../../src
 import { CLOSED_BREAKER, backoffMs, stepBreaker } from '../../src/risk/error-breaker.js';
 import { checkInventoryPlacement, inventoryStanding, reducingSide } from '../../src/risk/inventory-guard.js';
 import { EMPTY_PRICE_JUMP, largestMovePct, stepPriceJump } from '../../src/risk/price-jump-guard.js';
-import { accountNotReady, bookFreshness } from '../../src/risk/readiness.js';
+import { accountNotReady, bookFreshness } from '../../src/risk/trading-readiness.js';
 import { T0, account, bookAt } from './support/fixtures.js';
 
 const d = (s: string | number): Dec => new Dec(s);

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MarketSnapshot } from '../../src/market/market-snapshot.js';
 import { evaluate } from '../../src/risk/risk-gate.js';
-import type { CancelAction, PlaceAction, RiskInput } from '../../src/risk/risk-types.js';
+import type { RiskInput } from '../../src/risk/risk-types.js';
+import type { CancelAction, PlaceAction } from '../../src/strategy/quote-types.js';
 import type { Action } from '../../src/strategy/quote-types.js';
 import {
   GateRun,

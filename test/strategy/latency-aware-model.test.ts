@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { latencyAwareModel, latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
-import { UNMEASURED } from '../../src/strategy/models/quoting-model.js';
+import { UNMEASURED } from '../../src/core/pipeline-timing.js';
 import { MODEL_NAMES, QUOTING_MODELS, quotingModel } from '../../src/strategy/models/registry.js';
 import { pairParamSpecs } from '../../src/config/sections/strategy-params.js';
 import { orderFits } from '../../src/strategy/reconciler.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
-import { startPaperVenue, type PaperVenue } from '../../src/sim/paper-venue.js';
+import { startPaperVenue, type PaperVenue } from '../../src/lab/rig/paper-venue.js';
 import { openJournal } from '../../src/orders/journal/index.js';
 import { bundleCli, freePort, metricValue, spawnCli, waitUntil, type CliChild } from './support/cli-child.js';
 

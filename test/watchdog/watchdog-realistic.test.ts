@@ -8,10 +8,10 @@
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { verificationOf } from '../../src/config/sections/signing.js';
-import { createDaemonVenueClient } from '../../src/daemon/venue-client.js';
+import { createDaemonVenueClient } from '../../src/daemon/startup/venue-client.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { isAwaitingConfirmation } from '../../src/orders/fsm/index.js';
-import { DaemonHeartbeat } from '../../src/observability/heartbeat.js';
+import { DaemonHeartbeat } from '../../src/observability/http/heartbeat.js';
 import { CancelSweeper } from '../../src/watchdog/cancel-sweep.js';
 import { Watchdog } from '../../src/watchdog/watchdog.js';
 import { createWatchdogMetrics } from '../../src/watchdog/watchdog-metrics.js';

@@ -5,7 +5,7 @@
  */
 import type { Registry } from 'prom-client';
 
-import { createMetrics } from '../../observability/index.js';
+import { createMetrics } from '../../observability/metrics/create-metrics.js';
 import { createWatchdogMetrics } from '../../watchdog/watchdog-metrics.js';
 import { banner, cell, code, table } from './markdown.js';
 

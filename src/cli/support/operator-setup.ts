@@ -6,7 +6,7 @@
  * signing key. Each step prints its own reason and hands back the exit code.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { causeCode } from '../../daemon/preflight.js';
+import { causeCode } from '../../daemon/startup/preflight.js';
 import { loadConfigOrExit } from '../../config/load.js';
 import type { MmConfig, SigningConfig, VenueConfig } from '../../config/schema.js';
 import { scrubText } from '../../logging/redact.js';
@@ -16,7 +16,7 @@ import type { Signer } from '../../signing/signer.js';
 import type { VenueClient } from '../../venue/client.js';
 import { VenueError } from '../../venue/errors.js';
 import { createLiveVenueClient } from '../../venue/live-client.js';
-import { liveVenueOptions } from '../../daemon/venue-client.js';
+import { liveVenueOptions } from '../../daemon/startup/venue-client.js';
 import { EXIT, type CommandIo } from '../command.js';
 
 /** A setup step's result: the value, or the exit code the command returns (the reason is printed). */

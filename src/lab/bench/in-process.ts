@@ -1,8 +1,14 @@
+/**
+ * The benchmarks' in-process ground: the simulated venue on a @sinonjs/fake-timers clock (as the
+ * daemon's end-to-end tests and `ledger-mm simulate` run it), instrumented so the venue's own CPU
+ * can be told apart from the daemon's. The venue's request handler and every timer it sets (its
+ * commits, expiries and market model) run inside a {@link VenueMeter}.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import FakeTimers from '@sinonjs/fake-timers';
-import { PAPER_CONFIG_FILE } from '../../sim/paper-tuning.js';
+import { PAPER_CONFIG_FILE } from '../rig/paper-tuning.js';
 import { loadConfig } from '../../config/load.js';
 import { fakeClock, type Clock } from '../../core/clock.js';
 import { Daemon } from '../../daemon/daemon.js';
@@ -14,13 +20,6 @@ import type { LatencyProfile } from '../../sim/latency.js';
 import { loadSimConfig, type SimConfigInput } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
 import { VenueMeter } from './measure.js';
-
-/**
- * The benchmarks' in-process ground: the simulated venue on a @sinonjs/fake-timers clock (as the
- * daemon's end-to-end tests and `ledger-mm simulate` run it), instrumented so the venue's own CPU
- * can be told apart from the daemon's. The venue's request handler and every timer it sets (its
- * commits, expiries and market model) run inside a {@link VenueMeter}.
- */
 
 /** What {@link benchVenue} builds. */
 export interface BenchVenue {

@@ -1,9 +1,3 @@
-import { runInNewContext } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
-import { PAPER_HISTORY, PAPER_TRUTH_LIMIT, PAPER_WARMUP_MS } from '../../sim/paper-venue.js';
-import { benchPaperDaemon } from './in-process.js';
-import { linearFit } from './measure.js';
-
 /**
  * Memory growth over simulated hours, in-process: paper trading's daemon and venue
  * (config/paper.json, config/sim.json, market on, FAST latency) on a fake clock for `hours`, the
@@ -12,6 +6,11 @@ import { linearFit } from './measure.js';
  * extrapolation), for the product as shipped (registry eviction on, the venue's ground truth and
  * history bounded as `ledger-mm paper` bounds them) and, for comparison, with all off (as before).
  */
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { PAPER_HISTORY, PAPER_TRUTH_LIMIT, PAPER_WARMUP_MS } from '../rig/paper-venue.js';
+import { benchPaperDaemon } from './in-process.js';
+import { linearFit } from './measure.js';
 
 /** Options of {@link runLongRun}. */
 export interface LongRunOptions {
@@ -86,7 +85,10 @@ async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promi
     keyByte: 9,
     tuning: {
       summaryMs: 20_000,
-      engine: { pipeline: confirm, cancelPool: confirm, ...(bounded ? {} : { eviction: false as const }) },
+      engine: {
+        execution: { placement: confirm, cancel: confirm },
+        ...(bounded ? {} : { eviction: false as const }),
+      },
     },
   });
   const { venue, fake } = bv;

@@ -1,11 +1,10 @@
-import os from 'node:os';
-import { performance } from 'node:perf_hooks';
-
 /**
  * What every part of `npm run bench` shares: the machine it ran on, a CPU and wall-clock meter,
  * and a meter for the in-process simulated venue's own share of the CPU (in production the venue
  * is a remote host, so the daemon's local cost is the total minus that share).
  */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 
 /** The machine the figures were taken on. */
 export interface MachineInfo {

@@ -1,13 +1,3 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { PAPER_WARMUP_MS } from '../../sim/paper-venue.js';
-import { linearFit } from './measure.js';
-
 /**
  * Steady-state memory of paper trading: `ledger-mm paper --latency fast` of the BUILT CLI, run
  * as a child process in real time (fresh venue and journal in a temp directory, its metrics on a
@@ -22,6 +12,15 @@ import { linearFit } from './measure.js';
  * run reports the growth over its last minutes for information: it measures the fill of bounded
  * windows, not a leak (see {@link verdictWindow}).
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { PAPER_WARMUP_MS } from '../rig/paper-venue.js';
+import { linearFit } from './measure.js';
 
 /** The least steady-state span (after the warm-up) whose growth is judged. */
 export const MIN_STEADY_MS = 30 * 60_000;

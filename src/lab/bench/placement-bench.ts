@@ -1,19 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { dec } from '../../core/decimal.js';
-import type { CancelOutcome, PlacementOutcome } from '../../execution/execution-events.js';
-import { OrderEngine } from '../../execution/order-engine.js';
-import type { PlacementIntent } from '../../execution/placement-intent.js';
-import { openJournal } from '../../orders/journal/index.js';
-import type { TrackedOrder } from '../../orders/fsm/index.js';
-import { signerFromSeed, type Signer } from '../../signing/index.js';
-import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
-import { VenueClient } from '../../venue/index.js';
-import { benchVenue, type BenchVenue } from './in-process.js';
-import { SectionMeter } from './measure.js';
-import { capturingTransport, measureVerify, type VerifyFigures } from './verify-bench.js';
-
 /**
  * Local CPU per placement and per cancel: the whole execution layer (the OrderEngine with its
  * SQLite journal, registry, pipeline, cancel pool and resolver) against the simulated venue at
@@ -32,6 +16,22 @@ import { capturingTransport, measureVerify, type VerifyFigures } from './verify-
  * `process.cpuUsage` calls each, which would otherwise add tens of µs to the local figure) to
  * say where the local time goes.
  */
+import { executionSettings } from '../../execution/execution-settings.js';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { dec } from '../../core/decimal.js';
+import type { CancelOutcome, PlacementOutcome } from '../../execution/execution-events.js';
+import { OrderEngine } from '../../execution/order-engine.js';
+import type { PlacementIntent } from '../../execution/placement/placement-intent.js';
+import { openJournal } from '../../orders/journal/index.js';
+import type { TrackedOrder } from '../../orders/fsm/index.js';
+import { signerFromSeed, type Signer } from '../../signing/index.js';
+import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
+import { VenueClient } from '../../venue/client.js';
+import { benchVenue, type BenchVenue } from './in-process.js';
+import { SectionMeter } from './measure.js';
+import { capturingTransport, measureVerify, type VerifyFigures } from './verify-bench.js';
 
 /** Options of {@link runPlacementBench}. */
 export interface PlacementBenchOptions {
@@ -222,8 +222,10 @@ async function runPass(
     journal,
     // The orders poll is measured on its own (poll-bench); here it stays out of the way.
     ordersPoll: { intervalMs: 3_600_000 },
-    pipeline: { confirmBackoff: INSTANT_CONFIRM },
-    cancelPool: { confirmBackoff: INSTANT_CONFIRM },
+    settings: executionSettings(
+      {},
+      { placement: { confirmBackoff: INSTANT_CONFIRM }, cancel: { confirmBackoff: INSTANT_CONFIRM } },
+    ),
   });
   const startedAt = bv.fake.now;
   try {

@@ -1,7 +1,3 @@
-import { Poller } from '../../core/poller.js';
-import { benchPaperDaemon } from './in-process.js';
-import { summarise, type Summary } from './measure.js';
-
 /**
  * CPU per poll cycle: the paper daemon (config/paper.json: two pairs, one level a side) against
  * the simulated venue of `ledger-mm paper` (config/sim.json, market running) at INSTANT latency,
@@ -13,6 +9,9 @@ import { summarise, type Summary } from './measure.js';
  * nothing else runs in between. Per run: CPU of the process, the simulated venue's share, and
  * the local rest.
  */
+import { Poller } from '../../core/poller.js';
+import { benchPaperDaemon } from './in-process.js';
+import { summarise, type Summary } from './measure.js';
 
 /** Options of {@link runPollBench}. */
 export interface PollBenchOptions {
@@ -69,8 +68,10 @@ export async function runPollBench(o: PollBenchOptions = {}): Promise<PollBenchR
     keyByte: 7,
     tuning: {
       engine: {
-        pipeline: { confirmBackoff: INSTANT_CONFIRM },
-        cancelPool: { confirmBackoff: INSTANT_CONFIRM },
+        execution: {
+          placement: { confirmBackoff: INSTANT_CONFIRM },
+          cancel: { confirmBackoff: INSTANT_CONFIRM },
+        },
       },
     },
   });

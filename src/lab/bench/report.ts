@@ -1,16 +1,15 @@
-import type { MetricsBenchResult } from '../../observability/bench.js';
+/**
+ * The figures of `npm run bench`, as one JSON document (`--json`) or as readable tables, with the
+ * acceptance checks of the issue: ≤ 2 ms of local CPU per placement; paper mode's RSS ≤ 150 MB
+ * and no growth beyond noise over at least 30 minutes after its warm-up.
+ */
+import type { MetricsBenchResult } from './metrics-bench.js';
 import type { LongRunResult } from './long-run.js';
 import type { MachineInfo } from './measure.js';
 import { MIN_STEADY_MS, type PaperMemoryResult } from './paper-memory.js';
 import type { OpFigures, PlacementBenchResult } from './placement-bench.js';
 import type { PollBenchResult } from './poll-bench.js';
 import type { SimSpeedResult } from './sim-speed.js';
-
-/**
- * The figures of `npm run bench`, as one JSON document (`--json`) or as readable tables, with the
- * acceptance checks of the issue: ≤ 2 ms of local CPU per placement; paper mode's RSS ≤ 150 MB
- * and no growth beyond noise over at least 30 minutes after its warm-up.
- */
 
 /** Everything one run measured (a part left out by `--only` is absent). */
 export interface BenchReport {
@@ -183,7 +182,7 @@ function pollSection(p: PollBenchResult): string[] {
 
 function scrapeSection(s: MetricsBenchResult): string[] {
   return [
-    'Scrape cost (a fully populated registry; observability/bench.ts)',
+    'Scrape cost (a fully populated registry; lab/bench/metrics-bench.ts)',
     ...table(
       ['scrapes', 'samples', 'KiB', 'mean', 'p50', 'p95', 'max'],
       [

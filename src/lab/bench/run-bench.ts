@@ -1,19 +1,9 @@
-import { parseArgs } from 'node:util';
-import { runMetricsBench } from '../../observability/bench.js';
-import { runLongRun } from './long-run.js';
-import { machineInfo } from './measure.js';
-import { runPaperMemory, type PaperMemoryResult } from './paper-memory.js';
-import { runPlacementBench } from './placement-bench.js';
-import { runPollBench } from './poll-bench.js';
-import { checksOf, formatReport, type BenchReport } from './report.js';
-import { runSimSpeed } from './sim-speed.js';
-
 /**
  * `npm run bench` (`scripts/bench.cjs` → {@link main}): prints figures, it is not a test.
  *
  * - placement: local CPU per placement and per cancel (execution layer + journal, instant venue);
  * - polls: CPU per book, trades, orders and balances poll and per quote cycle;
- * - scrape: the metrics scrape (`observability/bench.ts`);
+ * - scrape: the metrics scrape (`lab/bench/metrics-bench.ts`);
  * - memory: RSS and heap of `ledger-mm paper --latency fast` (a child process, real time, 10 min;
  *   its growth is judged only on runs of 111 minutes or more: an 81-minute warm-up, then 30);
  * - longrun: the live heap over simulated hours of paper trading in-process (growth per hour),
@@ -23,6 +13,15 @@ import { runSimSpeed } from './sim-speed.js';
  * The memory run is real time; the CPU parts run meanwhile in this process (the child barely
  * uses a core), unless `--serial`.
  */
+import { parseArgs } from 'node:util';
+import { runMetricsBench } from './metrics-bench.js';
+import { runLongRun } from './long-run.js';
+import { machineInfo } from './measure.js';
+import { runPaperMemory, type PaperMemoryResult } from './paper-memory.js';
+import { runPlacementBench } from './placement-bench.js';
+import { runPollBench } from './poll-bench.js';
+import { checksOf, formatReport, type BenchReport } from './report.js';
+import { runSimSpeed } from './sim-speed.js';
 
 export const BENCH_PARTS = ['placement', 'polls', 'scrape', 'memory', 'longrun', 'sim'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];

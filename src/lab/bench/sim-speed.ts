@@ -1,16 +1,15 @@
-import os from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { PAPER_CONFIG_FILE, simulatorTuning } from '../../sim/paper-tuning.js';
-import { loadConfig } from '../../config/load.js';
-import { loadSimConfig } from '../../sim/sim-config.js';
-import { runSimulation } from '../simulate/sim-run.js';
-
 /**
  * Simulation speed: the daemon of paper trading (config/paper.json) against the simulated venue
  * of config/sim.json, market running, at REALISTIC latency, in-process under fake timers —
  * through `runSimulation`, the runner of `ledger-mm simulate` — for `simulatedMs`; reported as
  * simulated hours per second of wall clock (and of CPU).
  */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { PAPER_CONFIG_FILE, simulatorTuning } from '../rig/paper-tuning.js';
+import { loadConfig } from '../../config/load.js';
+import { loadSimConfig } from '../../sim/sim-config.js';
+import { runSimulation } from '../simulate/sim-run.js';
 
 /** Options of {@link runSimSpeed}. */
 export interface SimSpeedOptions {

@@ -1,9 +1,3 @@
-import { dec } from '../../core/decimal.js';
-import { decodePrepared, hashPrepared } from '../../signing/canton-hash.js';
-import type { PreparedExpectation } from '../../signing/prepared-checks.js';
-import { PreparedVerifier, type PreparedEnvelope } from '../../signing/prepared-verifier.js';
-import type { Transport } from '../../venue/transport.js';
-
 /**
  * The CPU clear signing adds per placement and per cancel: decoding the prepared transaction,
  * recomputing its V2 hash with the Canton library, and checking parties and intent. Measured on
@@ -11,6 +5,11 @@ import type { Transport } from '../../venue/transport.js';
  * placement bench), one verification at a time after the run, so nothing else shares the CPU
  * while the clock runs.
  */
+import { dec } from '../../core/decimal.js';
+import { decodePrepared, hashPrepared } from '../../signing/canton-hash.js';
+import type { PreparedExpectation } from '../../signing/prepared-checks.js';
+import { PreparedVerifier, type PreparedEnvelope } from '../../signing/prepared-verifier.js';
+import type { Transport } from '../../venue/transport.js';
 
 /** One prepare response to verify again, with what it was for. */
 export interface VerifySample {

@@ -11,8 +11,9 @@ import FakeTimers from '@sinonjs/fake-timers';
 import { fakeClock } from '../../core/clock.js';
 import { combineSources, deviationBps, weightedMedian } from '../../market/reference/combine-sources.js';
 import { type ExchangesSettings, ExchangesReference } from '../../market/reference/exchanges-reference.js';
-import { gbmStep, MS_PER_YEAR } from '../../sim/market/reference-price.js';
-import { SimReferenceFeeds, type SimFeedSpec } from '../../sim/reference-feeds.js';
+import { MS_PER_YEAR } from '../../sim/market/dynamics-config.js';
+import { gbmStep } from '../../sim/market/reference-price.js';
+import { SimReferenceFeeds, type SimFeedSpec } from './simulated-feeds.js';
 import { Rng } from '../../sim/rng.js';
 import { Dec } from '../../core/decimal.js';
 

@@ -1,9 +1,15 @@
-import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../sim/engine/ground-truth.js';
-import type { PlacementSpan } from '../../sim/engine/ground-truth-view.js';
+import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../sim/truth/ground-truth.js';
+import type { PlacementSpan } from '../../sim/truth/ground-truth-view.js';
 import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
 import type { SimVenue } from '../../sim/sim-venue.js';
 import type { GuardEpisode } from './guard-episodes.js';
-import type { LogTally } from './sim-run.js';
+
+/** Log lines of the daemon at warn level or above: counts, and the first distinct messages. */
+export interface LogTally {
+  warn: number;
+  error: number;
+  messages: string[];
+}
 
 /**
  * What a simulated run leaves behind for the figures: the simulated venue's ground truth about

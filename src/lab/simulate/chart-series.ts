@@ -1,13 +1,12 @@
-import type { Dec } from '../../core/decimal.js';
-import type { RunDetail } from './figures.js';
-import type { OccupancyBucket } from './pipeline-figures.js';
-
 /**
  * The series the report's charts draw, as plain numbers (the output boundary: prices and money
  * become JS numbers here, for drawing only). Times are ms since the run's start. Long series are
  * thinned to a few thousand points: the reference keeps each bucket's low and high, so the line
  * keeps its envelope.
  */
+import type { Dec } from '../../core/decimal.js';
+import type { RunDetail } from './figures.js';
+import type { OccupancyBucket } from './pipeline-figures.js';
 
 /** `[t, value]`; value null where a step has no quote. */
 export type Point = readonly [number, number | null];

@@ -1,10 +1,9 @@
-import { Dec } from '../../core/decimal.js';
-import type { RunFigures } from './figures.js';
-
 /**
  * The figures the tables print, in order, each with its label, how it is rendered and how it
  * compares. The summary, the compare table and the HTML report all read this list.
  */
+import { Dec } from '../../core/decimal.js';
+import type { RunFigures } from './figures.js';
 
 /** Which way is better, for reading a ratio. */
 export type Better = 'higher' | 'lower' | 'zero' | 'none';

@@ -1,3 +1,8 @@
+/**
+ * Every figure of one run, computed from its capture (the venue's ground truth). Money leaves as
+ * decimal strings (4 places, quote units), shares as numbers in 0–1, times in ms; this is the
+ * boundary where `Dec` turns into report values.
+ */
 import { Dec, ZERO } from '../../core/decimal.js';
 import type { SimCapture } from './capture.js';
 import { summariseGuards, type GuardEpisode, type GuardSummary } from './guard-episodes.js';
@@ -16,12 +21,6 @@ import {
 import { ReferenceSeries } from './reference-series.js';
 import type { StrategyName } from './strategies.js';
 import { venueLimit, versusLimit, type VenueLimit, type VersusLimit } from './venue-limit.js';
-
-/**
- * Every figure of one run, computed from its capture (the venue's ground truth). Money leaves as
- * decimal strings (4 places, quote units), shares as numbers in 0–1, times in ms; this is the
- * boundary where `Dec` turns into report values.
- */
 
 /** The figures of one pair. */
 export interface PairFigures {

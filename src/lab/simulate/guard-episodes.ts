@@ -1,5 +1,3 @@
-import type { RiskRule, RiskVerdict } from '../../risk/risk-types.js';
-
 /**
  * Every halt and guard trip of a simulated run, from the risk gate's verdict of each quote cycle:
  * an episode opens when a (pair, rule) first appears among the verdict's reasons and closes at the
@@ -10,6 +8,7 @@ import type { RiskRule, RiskVerdict } from '../../risk/risk-types.js';
  * `stale-book` until its first poll. Account-wide reasons count once the verdict was first ready,
  * a pair's once it was first active.
  */
+import type { RiskRule, RiskVerdict } from '../../risk/risk-types.js';
 
 /** Whether an episode stopped quoting (`halt`) or only allowed reducing the position. */
 export type GuardKind = 'halt' | 'reducing';

@@ -1,11 +1,10 @@
-import type { OrderTruth } from '../../sim/engine/ground-truth.js';
-import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
-
 /**
  * Time intervals over the venue's ground truth: when an order was on the book, unions and
  * intersections of such intervals, and how many of a set were open at once. Clock milliseconds;
  * an interval is half-open, `[start, end)`, and `end` may be `Infinity` (still open).
  */
+import type { OrderTruth } from '../../sim/truth/ground-truth.js';
+import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
 
 /** A half-open time interval `[start, end)`, clock ms. */
 export interface Interval {

@@ -1,7 +1,3 @@
-import type { PlacementSpan } from '../../sim/engine/ground-truth-view.js';
-import type { SimCapture } from './capture.js';
-import { type Interval, liveInterval, overlappingPairs } from './intervals.js';
-
 /**
  * The invariants the daemon must never break, checked on the venue's ground truth (never on what
  * the daemon believes). Each is a count of breaks; every one must be zero:
@@ -15,6 +11,9 @@ import { type Interval, liveInterval, overlappingPairs } from './intervals.js';
  *   prepare never submitted awaits nothing on the ledger and only counts as the later one;
  * - `concurrentPrepares`: two prepare calls of the party open at the same time.
  */
+import type { PlacementSpan } from '../../sim/truth/ground-truth-view.js';
+import type { SimCapture } from './capture.js';
+import { type Interval, liveInterval, overlappingPairs } from './intervals.js';
 
 /** Counts of invariant breaks; see the module doc. */
 export interface InvariantBreaks {

@@ -1,7 +1,3 @@
-import { type Dec, ZERO } from '../../core/decimal.js';
-import type { OwnFill } from './money-figures.js';
-import type { ReferenceSeries } from './reference-series.js';
-
 /**
  * Markouts of a run's fills against the simulated venue's true reference: for each fill, how far
  * the reference moved from the fill's instant to `h` seconds later, signed from our side of the
@@ -10,6 +6,9 @@ import type { ReferenceSeries } from './reference-series.js';
  * A negative markout is adverse selection: its loss, in quote units, is part of the inventory
  * revaluation. A fill whose horizon passes the end of the run is left out of that horizon.
  */
+import { type Dec, ZERO } from '../../core/decimal.js';
+import type { OwnFill } from './money-figures.js';
+import type { ReferenceSeries } from './reference-series.js';
 
 /** The horizons, seconds. */
 export const MARKOUT_HORIZONS_S = [5, 30, 60, 300] as const;

@@ -1,13 +1,12 @@
-import { Dec, ZERO, dec } from '../../core/decimal.js';
-import type { TradeTruth } from '../../sim/engine/ground-truth.js';
-import type { ReferenceSeries } from './reference-series.js';
-
 /**
  * Money figures of a run from the venue's trades (the party's own legs) marked to the simulated
  * market's reference price: fills and volume, the spread captured against the reference, the
  * position over time, and the trading PnL (cash flows plus the position marked to the reference;
  * the revaluation of the starting balances is not PnL). All in `Dec`; quote units per pair.
  */
+import { Dec, ZERO, dec } from '../../core/decimal.js';
+import type { TradeTruth } from '../../sim/truth/ground-truth.js';
+import type { ReferenceSeries } from './reference-series.js';
 
 /** One of the party's fills, in time order. */
 export interface OwnFill {

@@ -1,3 +1,9 @@
+/**
+ * `ledger-mm simulate --seeds`: the same scenario on several seeds, each seed's daemon (and
+ * baselines under `compare`) a run of its own, two at a time (`--jobs`) in worker threads (see
+ * {@link runJobs}). As a seed's runs all end, its full report (with the daemon's charts) is
+ * handed to `onSeed` and its charts are dropped, so memory does not grow with the seeds.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildReport, type SimulationReport } from './report.js';
@@ -7,13 +13,6 @@ import { buildSeedsReport, type SeedRuns, type SeedsReport } from './seeds-repor
 import { renderSeedsHtml } from './seeds-html.js';
 import { BASELINES, STRATEGY_DESCRIPTIONS, type StrategyName } from './strategies.js';
 import type { RunCost, StrategyResult } from './strategy-runner.js';
-
-/**
- * `ledger-mm simulate --seeds`: the same scenario on several seeds, each seed's daemon (and
- * baselines under `compare`) a run of its own, two at a time (`--jobs`) in worker threads (see
- * {@link runJobs}). As a seed's runs all end, its full report (with the daemon's charts) is
- * handed to `onSeed` and its charts are dropped, so memory does not grow with the seeds.
- */
 
 /** Options of {@link simulateSeeds}. */
 export interface SimulateSeedsOptions {

@@ -1,6 +1,3 @@
-import type { SimCapture } from './capture.js';
-import { type Interval, measure, union } from './intervals.js';
-
 /**
  * The placement pipeline as the venue saw it. The venue allows one placement per party in flight,
  * from the prepare's arrival until the commit (or failure); a prepare never submitted holds it
@@ -8,6 +5,8 @@ import { type Interval, measure, union } from './intervals.js';
  * (prepare call, the gap to the submission, the submission call, the wait for the commit) feed
  * the occupancy chart.
  */
+import type { SimCapture } from './capture.js';
+import { type Interval, measure, union } from './intervals.js';
 
 /** The phases of one placement, clock ms (null when the placement never got there). */
 export interface PlacementPhases {

@@ -1,11 +1,12 @@
-import { Dec } from '../../core/decimal.js';
-import type { ReferencePoint } from './capture.js';
-
 /**
  * The simulated market's reference price of one pair as a step function of time (the venue
  * records each step of its GBM): the price at any instant is the last recorded before it.
  * Prices are parsed once; lookups are binary searches.
  */
+import { Dec } from '../../core/decimal.js';
+import type { ReferencePoint } from './capture.js';
+
+/** See the module doc. */
 export class ReferenceSeries {
   /** Clock ms of each step, ascending. */
   readonly times: readonly number[];

@@ -1,7 +1,3 @@
-import { FIGURES } from './figure-catalogue.js';
-import type { SimulationReport } from './report.js';
-import { esc, lineChart, stackedBars } from './svg-chart.js';
-
 /**
  * `report.html`: one self-contained page (inline CSS and SVG, no script, no external link or
  * resource) with the scenario, the targets, the figures (beside the baselines' under
@@ -9,6 +5,9 @@ import { esc, lineChart, stackedBars } from './svg-chart.js';
  * price with the daemon's best bid and ask and its fills; the inventory value per pair; the PnL;
  * and the occupancy of the placement pipeline.
  */
+import { FIGURES } from './figure-catalogue.js';
+import type { SimulationReport } from './report.js';
+import { esc, lineChart, stackedBars } from './svg-chart.js';
 
 const COLORS = { reference: '#555', bid: '#1a7f37', ask: '#cf222e', buy: '#1a7f37', sell: '#cf222e' };
 const PAIR_COLORS = ['#0969da', '#bf8700', '#8250df', '#1a7f37', '#cf222e'];

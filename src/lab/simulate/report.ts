@@ -1,15 +1,14 @@
+/**
+ * `report.json`: everything a simulation found, in one plain object. Nothing in it depends on
+ * the wall clock or the machine (no wall time, no temporary paths, no random ids), so the same
+ * seed and config give the same file byte for byte.
+ */
 import type { ChartSeries } from './chart-series.js';
 import { FIGURES, ratio } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
 import { SIM_T0, type SimLatency } from './scenario.js';
 import { STRATEGY_DESCRIPTIONS, type StrategyName } from './strategies.js';
 import type { VenueLimit } from './venue-limit.js';
-
-/**
- * `report.json`: everything a simulation found, in one plain object. Nothing in it depends on
- * the wall clock or the machine (no wall time, no temporary paths, no random ids), so the same
- * seed and config give the same file byte for byte.
- */
 
 /** What was simulated. */
 export interface ScenarioSummary {

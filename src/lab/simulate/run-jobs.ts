@@ -1,16 +1,15 @@
-import { DEFAULT_JOBS } from './concurrency.js';
-import { Progress } from './progress.js';
-import type { ScenarioInput } from './scenario.js';
-import type { StrategyName } from './strategies.js';
-import { canUseWorkers, runStrategy, runStrategyInWorker, type StrategyResult } from './strategy-runner.js';
-import { runPool } from './worker-pool.js';
-
 /**
  * The runs of a simulation (one seed's strategies, or every seed's), each in a worker thread of
  * its own with a bounded heap when the modules are compiled, at most {@link DEFAULT_JOBS} at
  * once unless told (see `concurrency.ts`). Under a TypeScript test runner (no worker) they run one
  * after another in this thread.
  */
+import { DEFAULT_JOBS } from './concurrency.js';
+import { Progress } from './progress.js';
+import type { ScenarioInput } from './scenario.js';
+import type { StrategyName } from './strategies.js';
+import { canUseWorkers, runStrategy, runStrategyInWorker, type StrategyResult } from './strategy-runner.js';
+import { runPool } from './worker-pool.js';
 
 /** One run: a strategy on a scenario (the seed is in the input). */
 export interface RunJob {

@@ -1,3 +1,9 @@
+/**
+ * What a simulation runs: the daemon's configuration (the package's `config/paper.json` under
+ * every `--config` file), the simulated venue (the package's `config/sim.json`, or `--market`),
+ * the latency profile, the seed and the length. Venue URLs, keys and the store are the
+ * simulation's own; the environment's `LEDGER_MM_*` variables for them are ignored.
+ */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,13 +14,6 @@ import type { ReplayConfig } from '../../sim/market/dynamics-config.js';
 import { MarketConfigSchema } from '../../sim/market/market-config.js';
 import { DEFAULT_SIM_CONFIG_PATH, SimConfigSchema, type SimConfig } from '../../sim/sim-config.js';
 import { applyRegime } from '../regimes/suite.js';
-
-/**
- * What a simulation runs: the daemon's configuration (the package's `config/paper.json` under
- * every `--config` file), the simulated venue (the package's `config/sim.json`, or `--market`),
- * the latency profile, the seed and the length. Venue URLs, keys and the store are the
- * simulation's own; the environment's `LEDGER_MM_*` variables for them are ignored.
- */
 
 /** The package's paper trading config: the daemon's config of a simulation. */
 export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../../config/paper.json', import.meta.url));

@@ -1,13 +1,12 @@
-import { FIGURES } from './figure-catalogue.js';
-import { seedRows, spreadRows, type SeedsReport } from './seeds-report.js';
-import { esc, ticks } from './svg-chart.js';
-
 /**
  * The multi-seed `report.html`: one self-contained page (inline CSS and SVG, no script) with the
  * targets over every seed, the per-seed table, the mean, minimum and maximum of every figure, and
  * the spread of the main figures drawn seed by seed for each strategy. Each seed's own report,
  * with its charts, is linked (`seed-N/report.html` beside this page).
  */
+import { FIGURES } from './figure-catalogue.js';
+import { seedRows, spreadRows, type SeedsReport } from './seeds-report.js';
+import { esc, ticks } from './svg-chart.js';
 
 const CSS = `body{font-family:sans-serif;margin:24px;color:#1f2328;max-width:1200px}
 table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #d0d7de;padding:3px 8px;font-size:13px;text-align:right}

@@ -1,3 +1,9 @@
+/**
+ * The report of `simulate --seeds`: every seed's runs (the daemon, and the baselines under
+ * `--compare`), then per strategy the mean, minimum and maximum of every figure over the seeds,
+ * and the targets checked on every seed. Like the one-seed report it holds nothing of the wall
+ * clock or the machine. Each seed's own full report (with charts) is written beside it.
+ */
 import { formatTable } from '../../core/text-table.js';
 import { FIGURES, formatValue, type FigureDef, type FigureFormat } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
@@ -5,13 +11,6 @@ import { TARGET_TWO_SIDED, type Check, type ScenarioSummary } from './report.js'
 import { formatEpisodes } from './summary-table.js';
 import type { StrategyName } from './strategies.js';
 import type { VenueLimit } from './venue-limit.js';
-
-/**
- * The report of `simulate --seeds`: every seed's runs (the daemon, and the baselines under
- * `--compare`), then per strategy the mean, minimum and maximum of every figure over the seeds,
- * and the targets checked on every seed. Like the one-seed report it holds nothing of the wall
- * clock or the machine. Each seed's own full report (with charts) is written beside it.
- */
 
 /** What was simulated. */
 export interface SeedsScenario extends Omit<ScenarioSummary, 'seed'> {

@@ -1,3 +1,11 @@
+/**
+ * One simulated run: the simulated venue and the UNCHANGED daemon in one process on a
+ * @sinonjs/fake-timers clock (the approach of the daemon's end-to-end tests), the market model
+ * running, for `durationMs` of simulated time. The daemon talks to the venue through the
+ * in-process transport; its journal lives in a throwaway directory (in memory-backed /dev/shm
+ * when there is one). Everything random is seeded: the venue from the seed, the signing key
+ * and the daemon's jitter from streams derived from it, so the same inputs give the same run.
+ */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,18 +22,9 @@ import type { LatencyProfile } from '../../sim/latency.js';
 import { Rng } from '../../sim/rng.js';
 import type { SimConfig } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
-import { captureTruth, PARTY_CALLS, type SimCapture } from './capture.js';
+import { captureTruth, PARTY_CALLS, type LogTally, type SimCapture } from './capture.js';
 import { GuardEpisodes } from './guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
-
-/**
- * One simulated run: the simulated venue and the UNCHANGED daemon in one process on a
- * @sinonjs/fake-timers clock (the approach of the daemon's end-to-end tests), the market model
- * running, for `durationMs` of simulated time. The daemon talks to the venue through the
- * in-process transport; its journal lives in a throwaway directory (in memory-backed /dev/shm
- * when there is one). Everything random is seeded: the venue from the seed, the signing key
- * and the daemon's jitter from streams derived from it, so the same inputs give the same run.
- */
 
 /** Options of {@link runSimulation}. */
 export interface SimRunOptions {
@@ -46,13 +45,6 @@ export interface SimRunOptions {
   readonly stepMs?: number;
   /** Called with the daemon once built (diagnostics: subscribe to its events). */
   readonly onDaemon?: (daemon: Daemon) => void;
-}
-
-/** Log lines of the daemon at warn level or above: counts, and the first distinct messages. */
-export interface LogTally {
-  warn: number;
-  error: number;
-  messages: string[];
 }
 
 const MAX_MESSAGES = 5;

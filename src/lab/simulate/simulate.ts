@@ -1,3 +1,9 @@
+/**
+ * `ledger-mm simulate` without its command line: resolve the scenario (failing early on a bad
+ * config), run the daemon and, with `compare`, the baselines on the same seed and market (in
+ * worker threads, see {@link runJobs}), and assemble the report. {@link writeReport}
+ * writes `report.json` and the self-contained `report.html`.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildReport, type SimulationReport } from './report.js';
@@ -6,13 +12,6 @@ import { loadScenario, type ScenarioInput } from './scenario.js';
 import { BASELINES, type StrategyName } from './strategies.js';
 import { runJobs } from './run-jobs.js';
 import type { RunCost } from './strategy-runner.js';
-
-/**
- * `ledger-mm simulate` without its command line: resolve the scenario (failing early on a bad
- * config), run the daemon and, with `compare`, the baselines on the same seed and market (in
- * worker threads, see {@link runJobs}), and assemble the report. {@link writeReport}
- * writes `report.json` and the self-contained `report.html`.
- */
 
 /** Options of {@link simulate}. */
 export interface SimulateOptions {

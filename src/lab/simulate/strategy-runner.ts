@@ -1,14 +1,3 @@
-import { getHeapStatistics } from 'node:v8';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { simulatorTuning } from '../../sim/paper-tuning.js';
-import { loadReplays } from '../replay/load-replays.js';
-import { chartSeries, type ChartSeries } from './chart-series.js';
-import { runFigures, type RunFigures } from './figures.js';
-import { loadScenario, type ScenarioInput } from './scenario.js';
-import { runSimulation } from './sim-run.js';
-import { strategySetup, type StrategyName } from './strategies.js';
-import { venueLimit, type VenueLimit } from './venue-limit.js';
-
 /**
  * One strategy of a simulation, from the command line's inputs to its figures: resolve the
  * scenario, run the daemon (as the strategy sets it up) against the simulated venue, and compute
@@ -19,7 +8,17 @@ import { venueLimit, type VenueLimit } from './venue-limit.js';
  * run is one busy event loop). The worker is this module itself, compiled: under a TypeScript
  * test runner (the module is a `.ts` file) there is no worker, and {@link canUseWorkers} says so.
  */
+import { getHeapStatistics } from 'node:v8';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { simulatorTuning } from '../rig/paper-tuning.js';
+import { chartSeries, type ChartSeries } from './chart-series.js';
+import { runFigures, type RunFigures } from './figures.js';
+import { loadScenario, type ScenarioInput } from './scenario.js';
+import { runSimulation } from './sim-run.js';
+import { strategySetup, type StrategyName } from './strategies.js';
+import { venueLimit, type VenueLimit } from './venue-limit.js';
 
+import { loadReplays } from '../replay/load-replays.js';
 /** What a strategy run returns. */
 export interface StrategyResult {
   readonly figures: RunFigures;

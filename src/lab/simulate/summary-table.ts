@@ -1,15 +1,14 @@
+/**
+ * The text a simulation prints: the scenario, the venue's limit, the figures (with the baselines
+ * beside them under `--compare`), the pairs, and the targets. Plain-text tables, two spaces
+ * between columns.
+ */
 import { Dec } from '../../core/decimal.js';
 import { formatTable } from '../../core/text-table.js';
 import { FIGURES } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
 import type { SimulationReport } from './report.js';
 import type { VenueLimit } from './venue-limit.js';
-
-/**
- * The text a simulation prints: the scenario, the venue's limit, the figures (with the baselines
- * beside them under `--compare`), the pairs, and the targets. Plain-text tables, two spaces
- * between columns.
- */
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A base quantity to 4 decimal places for the table (report.json keeps 8). */

@@ -1,10 +1,9 @@
-import type { Point } from './chart-series.js';
-
 /**
  * Inline SVG charts for the HTML report, self-contained (no scripts, no fonts, no links): a line
  * chart over simulated time (lines, steps and point markers) and stacked bars. The x axis is
  * hours since the start; the y axis gets five round ticks.
  */
+import type { Point } from './chart-series.js';
 
 /** One line of a chart. */
 export interface LineSpec {

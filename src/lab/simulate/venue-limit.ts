@@ -1,5 +1,3 @@
-import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
-
 /**
  * The venue's own limit for a run's latencies: a party has one placement in flight at a time, and
  * a placement takes a prepare, a submission and the wait for its commit. At the profile's means:
@@ -10,6 +8,7 @@ import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
  *
  * Signing, the client's reads and every other cost are taken as zero: no client can beat this.
  */
+import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
 
 /** The limit of a run; times in ms. */
 export interface VenueLimit {

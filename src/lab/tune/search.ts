@@ -1,11 +1,10 @@
-import { Rng } from '../../sim/rng.js';
-import type { Candidate, TuneParam } from './tune-params.js';
-
 /**
  * The candidates of a search: every combination of the parameters' values (a grid), or `count`
  * of them drawn without replacement from that grid by a seeded generator (a random search, the
  * same draw for the same seed). The grid may be large; only the chosen combinations are built.
  */
+import { Rng } from '../../sim/rng.js';
+import type { Candidate, TuneParam } from './tune-params.js';
 
 /** The number of combinations of `params`. */
 export function gridSize(params: readonly TuneParam[]): number {

@@ -1,6 +1,3 @@
-import { isParamSpec, type ParamSpec } from '../../config/param-spec.js';
-import { pairParamSpecs, reconcileParamSpecs } from '../../config/sections/strategy-params.js';
-
 /**
  * The parameters `ledger-mm tune` searches: `--param KEY=V1,V2,...`. A key is a config path. A
  * strategy parameter may be named as in the config (`strategy.defaults.spread.bidBps`,
@@ -11,6 +8,8 @@ import { pairParamSpecs, reconcileParamSpecs } from '../../config/sections/strat
  * by `+` (`strategy.spread.bidBps+strategy.spread.askBps=20,30`) are tied: one parameter whose
  * every value is set at each of them, so a symmetric spread is one axis of the grid, not two.
  */
+import { isParamSpec, type ParamSpec } from '../../config/param-spec.js';
+import { pairParamSpecs, reconcileParamSpecs } from '../../config/sections/strategy-params.js';
 
 /** The spec tables a key may resolve in, by the config path they live under. */
 export const SPEC_TABLES: readonly { readonly prefix: readonly string[]; readonly specs: object }[] = [

@@ -1,7 +1,6 @@
+/** The printed report of `ledger-mm tune`: the objective, the training ranking, the test figures. */
 import { formatTable } from '../../core/text-table.js';
 import type { CandidateScore, TuneReport } from './tune.js';
-
-/** The printed report of `ledger-mm tune`: the objective, the training ranking, the test figures. */
 
 const fixed = (x: number | null, d: number, unit = ''): string =>
   x === null ? '-' : `${x.toFixed(d)}${unit}`;

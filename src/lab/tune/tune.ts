@@ -1,3 +1,9 @@
+/**
+ * `ledger-mm tune` without its command line: run every candidate (and the configuration as it
+ * is, candidate 0) on the training seeds, rank them by the objective, then run the best few and
+ * candidate 0 on the test seeds, which the ranking never saw, and report both. Each candidate is
+ * a config file layered over the scenario's, so any parameter the config accepts can be searched.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunFigures } from '../simulate/figures.js';
@@ -5,13 +11,6 @@ import { runJobs, type RunJob } from '../simulate/run-jobs.js';
 import { loadScenario, type ScenarioInput } from '../simulate/scenario.js';
 import type { RunCost } from '../simulate/strategy-runner.js';
 import { candidateConfig, candidateText, type Candidate, type TuneParam } from './tune-params.js';
-
-/**
- * `ledger-mm tune` without its command line: run every candidate (and the configuration as it
- * is, candidate 0) on the training seeds, rank them by the objective, then run the best few and
- * candidate 0 on the test seeds, which the ranking never saw, and report both. Each candidate is
- * a config file layered over the scenario's, so any parameter the config accepts can be searched.
- */
 
 /** The objective: the mean PnL over the seeds, among candidates that meet every constraint. */
 export interface TuneObjective {

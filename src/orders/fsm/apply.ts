@@ -1,3 +1,7 @@
+/**
+ * {@link apply}: one event in, the next immutable order and its effects out. Pure: no IO, no
+ * clock reads (times come in on events), no logging.
+ */
 import { toWire } from '../../core/decimal.js';
 import type { Dec } from '../../core/decimal.js';
 import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
@@ -7,11 +11,6 @@ import type { OrderEvent, VenueView } from './events.js';
 import { currentContractId, freezeOrder, type AlarmReason, type TrackedOrder } from './order.js';
 import { isTerminal, type OrderState } from './states.js';
 import { ECHO_MISMATCH, TRANSITIONS, type Facts, type Verdict } from './table.js';
-
-/**
- * {@link apply}: one event in, the next immutable order and its effects out. Pure: no IO, no
- * clock reads (times come in on events), no logging.
- */
 
 type Draft = { -readonly [K in keyof TrackedOrder]: TrackedOrder[K] };
 

@@ -1,14 +1,13 @@
-import { toWire } from '../../core/decimal.js';
-import type { Dec } from '../../core/decimal.js';
-import type { OrderType, Side } from '../../core/order-terms.js';
-import type { OrderEcho } from './events.js';
-
 /**
  * THE prepared-order check (invariant 2: nothing is signed unless the prepared order equals the
  * intent). The state machine runs it on Prepared and PreparedLive; the placement pipeline runs
  * the same function on the prepare response before it signs. Decimals compare with `Dec.eq`
  * (`100.50` equals `100.5`); every other field compares verbatim.
  */
+import { toWire } from '../../core/decimal.js';
+import type { Dec } from '../../core/decimal.js';
+import type { OrderType, Side } from '../../core/order-terms.js';
+import type { OrderEcho } from './events.js';
 
 /** What the prepared order must equal: the intent's fields (a {@link TrackedOrder} is one). */
 export interface EchoExpectation {

@@ -1,10 +1,9 @@
+/** What a transition hands the outside world: effects to act on, or the error of an illegal event. */
 import type { Dec } from '../../core/decimal.js';
 import type { Side } from '../../core/order-terms.js';
 import type { OrderEventType } from './events.js';
 import type { AlarmReason, TrackedOrder } from './order.js';
 import type { OrderState, TerminalState } from './states.js';
-
-/** What a transition hands the outside world: effects to act on, or the error of an illegal event. */
 
 /** One execution, derived from a larger cumulative `filled`. Inventory is the sum of these. */
 export interface FillEffect {

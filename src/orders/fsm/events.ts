@@ -1,7 +1,6 @@
+/** The events that move an order: what the pipeline, the cancel pool and venue reads observed. */
 import type { Dec } from '../../core/decimal.js';
 import type { OrderType, Side } from '../../core/order-terms.js';
-
-/** The events that move an order: what the pipeline, the cancel pool and venue reads observed. */
 
 /** Every event type, for tables and tests. */
 export const ORDER_EVENT_TYPES = [

@@ -1,13 +1,12 @@
+/**
+ * The order record the state machine keeps, and its two constructors: an intent of ours
+ * ({@link newIntent}) and a foreign order adopted from the venue ({@link newForeign}).
+ */
 import { ZERO } from '../../core/decimal.js';
 import type { Dec } from '../../core/decimal.js';
 import { isRestingStatus } from '../../core/order-status.js';
 import type { OrderType, Side } from '../../core/order-terms.js';
 import { isTerminal, type OrderState } from './states.js';
-
-/**
- * The order record the state machine keeps, and its two constructors: an intent of ours
- * ({@link newIntent}) and a foreign order adopted from the venue ({@link newForeign}).
- */
 
 /** Why an alarm was raised. Alarms are recorded on the order and emitted as effects. */
 export type AlarmReason =

@@ -1,3 +1,8 @@
+/**
+ * THE `(state, event) → state` table ({@link TRANSITIONS}) and its guards. A cell is a fixed next
+ * state or a {@link Guard} that picks one of its declared targets from what absorbing the event
+ * established ({@link Facts}); a missing cell is an illegal transition.
+ */
 import { ZERO } from '../../core/decimal.js';
 import type { OrderEvent, OrderEventType } from './events.js';
 import type { TrackedOrder } from './order.js';
@@ -7,12 +12,6 @@ import {
   type OrderState,
   type VenueDoneState,
 } from './states.js';
-
-/**
- * THE `(state, event) → state` table ({@link TRANSITIONS}) and its guards. A cell is a fixed next
- * state or a {@link Guard} that picks one of its declared targets from what absorbing the event
- * established ({@link Facts}); a missing cell is an illegal transition.
- */
 
 /** How a venue read classifies once validated. */
 export type Verdict =

@@ -1,6 +1,3 @@
-import { Dec, dec, toWire } from '../../core/decimal.js';
-import type { SnapshotCodec } from './types.js';
-
 /**
  * JSON encoding for order snapshots and events. A decimal anywhere in the value is written as
  * the tagged object `{"$dec": "<plain decimal string>"}` and revived as a `Dec`, so money is
@@ -8,6 +5,8 @@ import type { SnapshotCodec } from './types.js';
  * knowledge of which fields are money: the order shape can change without touching the journal.
  * SQL can still read the value: `json_extract(snapshot, '$.filled."$dec"')`.
  */
+import { Dec, dec, toWire } from '../../core/decimal.js';
+import type { SnapshotCodec } from './types.js';
 
 /** The tag key of an encoded decimal. */
 export const DEC_TAG = '$dec';

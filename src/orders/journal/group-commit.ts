@@ -1,8 +1,3 @@
-import type { Clock, TimerHandle } from '../../core/clock.js';
-import { JournalFailedError } from './errors.js';
-import type { Db } from './schema.js';
-import type { Statements } from './statements.js';
-
 /**
  * How durable a write is when the method returns.
  * - `durable`: committed with an fsync (WAL, `synchronous = FULL`) before the method returns: it
@@ -13,6 +8,12 @@ import type { Statements } from './statements.js';
  *   loses it, never half of it and never without what was written after it. Only for changes
  *   whose loss leaves an order one step back, in a state recovery settles by reading the venue.
  */
+import type { Clock, TimerHandle } from '../../core/clock.js';
+import { JournalFailedError } from './errors.js';
+import type { Db } from './schema.js';
+import type { Statements } from './statements.js';
+
+/** See the module doc. */
 export type Durability = 'durable' | 'relaxed';
 
 /** Counters of the journal's `stats()`. */

@@ -1,14 +1,15 @@
+/**
+ * The journal's order writes. Every method here runs INSIDE a transaction opened by the
+ * `Journal`; a throw anywhere rolls the whole write back, so the checks may come before or after
+ * the inserts without ever leaving a partial change.
+ */
 import type { Clock } from '../../core/clock.js';
 import { decText, decTextOrNull, encodeJson } from './codec.js';
 import { JournalConflictError, JournalInputError } from './errors.js';
 import type { OrderParams, Statements } from './statements.js';
 import type { FillInput, JournalEvent, JournalOrder, SnapshotCodec, WriteResult } from './types.js';
 
-/**
- * The journal's order writes. Every method here runs INSIDE a transaction opened by the
- * `Journal`; a throw anywhere rolls the whole write back, so the checks may come before or after
- * the inserts without ever leaving a partial change.
- */
+/** See the module doc. */
 export class OrderWrites<O extends JournalOrder> {
   constructor(
     private readonly st: Statements,

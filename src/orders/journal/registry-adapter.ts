@@ -1,7 +1,3 @@
-import type { Durability } from './group-commit.js';
-import type { Journal } from './journal.js';
-import type { FillInput, JournalEvent, JournalOrder } from './types.js';
-
 /**
  * Wiring between the own-orders registry and the journal, written against the SHAPE of the
  * registry's `TransitionRecord` (no import), so either side can change without the other
@@ -19,6 +15,9 @@ import type { FillInput, JournalEvent, JournalOrder } from './types.js';
  * {@link durabilityOf} decides which are committed and fsynced at once (all but a few pieces of
  * pure progress) and which wait for the journal's group commit.
  */
+import type { Durability } from './group-commit.js';
+import type { Journal } from './journal.js';
+import type { FillInput, JournalEvent, JournalOrder } from './types.js';
 
 /** What the journal needs from a registry transition record. */
 export interface TransitionRecordLike<O> {

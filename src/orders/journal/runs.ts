@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { JournalInputError } from './errors.js';
-import type { Statements } from './statements.js';
-
 /**
  * Process runs and the clientOrderId counter, both kept in `meta`.
  *
@@ -12,6 +8,9 @@ import type { Statements } from './statements.js';
  *   keeps suffixes unique even if the store is restored from an old backup (counter rewound) or
  *   replaced by an empty one, so the venue's idempotency key is never reused for a new intent.
  */
+import { randomBytes } from 'node:crypto';
+import { JournalInputError } from './errors.js';
+import type { Statements } from './statements.js';
 
 /** Meta keys the journal owns; `Journal.setMeta` refuses them. */
 export const OWN_META_KEYS = /^(client_order_counter|run_counter|current_run|run\.\d+)$/;

@@ -1,9 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Database } from './sqlite-driver.js';
-
 /**
  * One process per store. Two daemons on one store would be two signers for one party, which
  * breaks the venue's one-prepare-at-a-time rule and lets both believe they own the same orders.
@@ -22,6 +16,11 @@ import { Database } from './sqlite-driver.js';
  * names the holder from it, and a note left by a dead holder is reported as taken over. The lock
  * database is never deleted (a process may be waiting on that inode).
  */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Database } from './sqlite-driver.js';
 
 /** What the lock's note says about its holder. */
 export interface LockHolder {

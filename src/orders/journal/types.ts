@@ -1,11 +1,12 @@
-import type { Dec } from '../../core/decimal.js';
-
 /**
  * The journal's view of an order: only the fields it indexes. The order state machine's
  * `TrackedOrder` satisfies it structurally, and so does any other order model with these fields;
  * everything else travels in the snapshot, written by a {@link SnapshotCodec}. The journal never
  * imports the state machine, so the two can evolve independently.
  */
+import type { Dec } from '../../core/decimal.js';
+
+/** See the module doc. */
 export interface JournalOrder {
   /** Stable local key, assigned at creation; never changes. */
   readonly key: string;

@@ -1,12 +1,13 @@
-import type { PreparedCommand } from './commands.js';
-import type { EngineCore } from './engine-core.js';
-import { transition } from './orders.js';
-
 /**
  * Creates a prepared command (placement or cancel) with fresh seeded 32 bytes (the node seed of
  * its transaction, see `sealCommand`), a command id and a one-time submitToken, and arms its
  * cache deadline.
  */
+import type { PreparedCommand } from './commands.js';
+import type { EngineCore } from './engine-core.js';
+import { transition } from './orders.js';
+
+/** See the module doc. */
 export function createCommand(
   core: EngineCore,
   init: Pick<PreparedCommand, 'kind' | 'partyId' | 'orderId' | 'contractId' | 'reason'>,

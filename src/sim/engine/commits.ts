@@ -1,8 +1,3 @@
-import { type Dec, ZERO } from '../../core/decimal.js';
-import type { PreparedCommand } from './commands.js';
-import type { EngineCore, Taker } from './engine-core.js';
-import { type OrderRecord, isRestingOrder, remaining, transition } from './orders.js';
-
 /**
  * A submitted placement reaching the ledger, as one transaction:
  *
@@ -15,6 +10,12 @@ import { type OrderRecord, isRestingOrder, remaining, transition } from './order
  * - a MARKET order executes immediately against the book and its unfilled rest EXPIREs
  *   (immediate-or-cancel); it never rests and locks nothing.
  */
+import { type Dec, ZERO } from '../../core/decimal.js';
+import type { PreparedCommand } from './commands.js';
+import type { EngineCore, Taker } from './engine-core.js';
+import { type OrderRecord, isRestingOrder, remaining, transition } from './orders.js';
+
+/** See the module doc. */
 export function commitPlacement(core: EngineCore, cmd: PreparedCommand): void {
   if (cmd.state !== 'submitted') return;
   const o = core.orders.get(cmd.orderId);

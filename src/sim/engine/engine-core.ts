@@ -4,7 +4,7 @@ import type { Rng } from '../rng.js';
 import { AccountRegistry } from './accounts.js';
 import { BookProjection } from './book-projection.js';
 import { CommandStore } from './commands.js';
-import { GroundTruth, type TradeTruth } from './ground-truth.js';
+import { GroundTruth, type TradeTruth } from '../truth/ground-truth.js';
 import { IdSource } from './ids.js';
 import { type BookEntry, PairBook, entryQty } from './order-book.js';
 import { type OrderRecord, OrderStore, iso, remaining, transition } from './orders.js';

@@ -1,11 +1,12 @@
-import type { Rng } from '../rng.js';
-
 /**
  * Every identifier the simulated venue hands out, drawn from one seeded stream so that the same
  * seed and the same sequence of calls give the same ids. Shapes imitate the real venue's: UUIDs
  * for orders, commands and correlation ids, long hex ledger contract ids, `party::1220<hex>`
  * party ids.
  */
+import type { Rng } from '../rng.js';
+
+/** See the module doc. */
 export class IdSource {
   private tradeSeq = 0;
   private requestSeq = 0;

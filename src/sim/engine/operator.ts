@@ -1,3 +1,8 @@
+/**
+ * The operator's manual actions, outside the API: account status, keys, wallet movements,
+ * preapprovals, and clearing a stranded order. Each is one step, logged as an `operator.*`
+ * event, with balances snapshotted when they change.
+ */
 import { type Dec, ZERO, toWire } from '../../core/decimal.js';
 import type { AccountStatus } from './accounts.js';
 import type { EngineCore } from './engine-core.js';
@@ -5,11 +10,7 @@ import { isRestingOrder, transition } from './orders.js';
 import { publicKeyToRaw } from './signatures.js';
 import { SimError, validationError } from './sim-error.js';
 
-/**
- * The operator's manual actions, outside the API: account status, keys, wallet movements,
- * preapprovals, and clearing a stranded order. Each is one step, logged as an `operator.*`
- * event, with balances snapshotted when they change.
- */
+/** See the module doc. */
 export class Operator {
   constructor(private readonly core: EngineCore) {}
 

@@ -1,8 +1,3 @@
-import { type Dec, ZERO, toWire } from '../../core/decimal.js';
-import type { Order } from '../../venue/schemas.js';
-import { type KnownOrderStatus, isTerminalStatus } from '../../core/order-status.js';
-import type { FillTruth, OrderHistoryEntry, OrderTruth } from './ground-truth.js';
-
 /**
  * Orders as the simulated venue keeps them.
  *
@@ -23,6 +18,12 @@ import type { FillTruth, OrderHistoryEntry, OrderTruth } from './ground-truth.js
  * contract, so the simulator does not accept them. `GET /orders/{orderId}` reads every phase,
  * the null-status ones included.
  */
+import { type Dec, ZERO, toWire } from '../../core/decimal.js';
+import type { Order } from '../../venue/schemas.js';
+import { type KnownOrderStatus, isTerminalStatus } from '../../core/order-status.js';
+import type { FillTruth, OrderHistoryEntry, OrderTruth } from '../truth/ground-truth.js';
+
+/** See the module doc. */
 export type SimOrderStatus = Exclude<KnownOrderStatus, 'PENDING_TRIGGER'>;
 
 /** One order of an account. */

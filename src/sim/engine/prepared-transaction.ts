@@ -1,16 +1,3 @@
-import { createHash } from 'node:crypto';
-import {
-  PreparedTransaction,
-  type Metadata,
-  type Metadata_InputContract,
-  type Value,
-} from '@canton-network/core-ledger-proto';
-import { dec, toWire } from '../../core/decimal.js';
-import { hashPrepared } from '../../signing/canton-hash.js';
-import type { PreparedCommand } from './commands.js';
-import type { EngineCore } from './engine-core.js';
-import type { OrderRecord } from './orders.js';
-
 /**
  * The Canton `PreparedTransaction` behind every prepare, built with the Canton Network's protobuf
  * types and hashed with its V2 scheme: a placement creates a `Venue.Order:Order` contract, a
@@ -24,6 +11,18 @@ import type { OrderRecord } from './orders.js';
  * too), `other-contract` (a cancel exercises on another contract), `scheme` (a hashing scheme
  * version nobody knows).
  */
+import { createHash } from 'node:crypto';
+import {
+  PreparedTransaction,
+  type Metadata,
+  type Metadata_InputContract,
+  type Value,
+} from '@canton-network/core-ledger-proto';
+import { dec, toWire } from '../../core/decimal.js';
+import { hashPrepared } from '../../signing/canton-hash.js';
+import type { PreparedCommand } from './commands.js';
+import type { EngineCore } from './engine-core.js';
+import type { OrderRecord } from './orders.js';
 
 /** The ways a `tamper-prepared` fault changes a prepare. */
 export const TAMPER_KINDS = ['price', 'quantity', 'hash', 'extra-party', 'other-contract', 'scheme'] as const;

@@ -1,7 +1,7 @@
 import type { PreparedCommand } from './commands.js';
 import { commitCancel, commitPlacement } from './commits.js';
 import type { EngineCore } from './engine-core.js';
-import type { SubmitVerdict } from './ground-truth.js';
+import type { SubmitVerdict } from '../truth/ground-truth.js';
 import { transition } from './orders.js';
 import { decodeBase64, publicKeyToRaw, verifyEd25519 } from './signatures.js';
 import { SimError } from './sim-error.js';

@@ -1,10 +1,11 @@
-import type { Clock, TimerHandle } from '../../core/clock.js';
-
 /**
  * The engine's timers on the injected clock, tracked so that {@link TimerSet.disposeAll} can
  * cancel everything still pending when a venue is closed (no leaked 5-minute expiry timers
  * keeping a process or a test worker alive).
  */
+import type { Clock, TimerHandle } from '../../core/clock.js';
+
+/** See the module doc. */
 export class TimerSet {
   private readonly pending = new Set<TimerHandle>();
   private disposed = false;

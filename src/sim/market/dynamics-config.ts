@@ -68,3 +68,6 @@ export const ReplayConfigSchema = z.strictObject({
 });
 /** A recorded series. */
 export type ReplayConfig = z.output<typeof ReplayConfigSchema>;
+
+/** Milliseconds in a (365-day) year: volatilities and drifts are annual, steps are in ms. */
+export const MS_PER_YEAR = 365 * 24 * 60 * 60 * 1000;

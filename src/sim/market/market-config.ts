@@ -1,12 +1,3 @@
-import { z } from 'zod';
-import { DECIMAL_STRING } from '../../core/decimal.js';
-import {
-  DriftRegimesConfigSchema,
-  GarchConfigSchema,
-  JumpsConfigSchema,
-  ReplayConfigSchema,
-} from './dynamics-config.js';
-
 /**
  * Configuration of the simulated market: a reference price per pair that follows geometric
  * Brownian motion, a background book kept by other makers, and Poisson takers whose intensity
@@ -22,7 +13,15 @@ import {
  *   taker's maximum distance is δ ~ Exponential(k), mean `1/k` bps;
  * - sizes are decimal strings in base units.
  */
+import { z } from 'zod';
+import { DECIMAL_STRING } from '../../core/decimal.js';
 
+import {
+  DriftRegimesConfigSchema,
+  GarchConfigSchema,
+  JumpsConfigSchema,
+  ReplayConfigSchema,
+} from './dynamics-config.js';
 /** A strictly positive decimal string (`"60000"`, `"0.25"`). */
 const PositiveDecimalString = z
   .string()

@@ -6,7 +6,8 @@ import { MarketConfigSchema, type MarketConfig, type PairMarketConfig } from './
 import type { MarketPort } from './market-port.js';
 import { MakerCentre } from './maker-centre.js';
 import type { PriceDynamics } from './price-dynamics.js';
-import { buildReference, type ReferenceSource } from './reference-source.js';
+import type { ReferenceSource } from './reference-port.js';
+import { buildReference } from './reference-source.js';
 import { Takers, type TakerCounters } from './takers.js';
 import { TimerChain } from './timer-chain.js';
 

@@ -1,11 +1,12 @@
-import type { Dec } from '../../core/decimal.js';
-import type { Side } from '../../venue/schemas.js';
-
 /**
  * The narrow port between the simulated market (reference price, background makers, takers)
  * and the simulated venue engine. The engine implements it; the market model drives it on the
  * injected clock. Keeping it narrow lets each side be tested alone.
  */
+import type { Dec } from '../../core/decimal.js';
+import type { Side } from '../../venue/schemas.js';
+
+/** See the module doc. */
 export interface MarketPort {
   /** The pair names the venue lists. */
   pairs(): string[];

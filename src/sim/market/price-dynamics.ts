@@ -6,8 +6,12 @@
  * nothing.
  */
 import type { Rng } from '../rng.js';
-import type { DriftRegimesConfig, GarchConfig, JumpsConfig } from './dynamics-config.js';
-import { MS_PER_YEAR } from './reference-price.js';
+import {
+  MS_PER_YEAR,
+  type DriftRegimesConfig,
+  type GarchConfig,
+  type JumpsConfig,
+} from './dynamics-config.js';
 
 /** GARCH(1,1) on the diffusive log-return of each step, around a long-run annualised σ. */
 export class GarchVariance {

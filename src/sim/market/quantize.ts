@@ -1,10 +1,9 @@
-import { Dec } from '../../core/decimal.js';
-
 /**
  * The one place where the market model's floats become decimals. The model does its maths in
  * `number` (random draws, exponentials); every price and quantity handed to the port goes through
  * here first, so it is a `Dec` on a fixed grid of `10^−decimals`.
  */
+import { Dec } from '../../core/decimal.js';
 
 /** How a float is brought onto the grid. */
 export type RoundingMode = 'floor' | 'ceil' | 'nearest';

@@ -1,10 +1,8 @@
 import type { Dec } from '../../core/decimal.js';
 import type { Rng } from '../rng.js';
 import type { PriceDynamics } from './price-dynamics.js';
+import { MS_PER_YEAR } from './dynamics-config.js';
 import { quantize } from './quantize.js';
-
-/** Milliseconds in the year the annualised `volatility` and `drift` refer to (365 days). */
-export const MS_PER_YEAR = 365 * 24 * 60 * 60 * 1000;
 
 /**
  * One exact step of geometric Brownian motion:

@@ -9,21 +9,8 @@ import type { PairMarketConfig } from './market-config.js';
 import { PriceDynamics } from './price-dynamics.js';
 import { quantize } from './quantize.js';
 import { ReferencePriceWalk } from './reference-price.js';
+import type { ReferenceSource } from './reference-port.js';
 import { ReplayedReference } from './replayed-reference.js';
-
-/** A pair's reference price as the market model drives it. */
-export interface ReferenceSource {
-  /** The current reference as a float (for the model's maths). */
-  readonly price: number;
-  /** The current reference rounded to the pair's tick, for the port. */
-  readonly decimal: Dec;
-  /** Steps taken so far. */
-  readonly steps: number;
-  /** Advances by `dtMs`; returns the new price. */
-  step(dtMs: number): number;
-  /** The price `ms` from now, when the source can see it; null when it cannot. */
-  ahead(ms: number): number | null;
-}
 
 /**
  * A walk computed `horizonMs` ahead of what it publishes, so the future is known: the prices it

@@ -7,7 +7,7 @@
 import type { Dec } from '../../core/decimal.js';
 import type { ReplayConfig } from './dynamics-config.js';
 import { quantize } from './quantize.js';
-import type { ReferenceSource } from './reference-source.js';
+import type { ReferenceSource } from './reference-port.js';
 
 /** See the module doc. */
 export class ReplayedReference implements ReferenceSource {

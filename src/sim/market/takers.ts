@@ -1,10 +1,3 @@
-import { Dec, ZERO, toWire } from '../../core/decimal.js';
-import type { Side } from '../../venue/schemas.js';
-import type { Rng } from '../rng.js';
-import type { TakersConfig } from './market-config.js';
-import type { MarketPort } from './market-port.js';
-import { gridStep, quantize } from './quantize.js';
-
 /**
  * Takers as in Avellaneda–Stoikov: the rate of market orders that reach a resting order at
  * distance δ from the reference is `λ(δ) = A·e^(−k·δ)`.
@@ -19,6 +12,12 @@ import { gridStep, quantize } from './quantize.js';
  * `ref·(1 + δ/10⁴)` for a buy and `ref·(1 − δ/10⁴)` for a sell. Whatever rests within that limit,
  * the daemon's orders included, trades; the rest of the taker's size is dropped.
  */
+import { Dec, ZERO, toWire } from '../../core/decimal.js';
+import type { Side } from '../../venue/schemas.js';
+import type { Rng } from '../rng.js';
+import type { TakersConfig } from './market-config.js';
+import type { MarketPort } from './market-port.js';
+import { gridStep, quantize } from './quantize.js';
 
 /** The rate (per second) of takers on one side that reach `deltaBps` from the reference. */
 export function takerRateAtDistance(config: TakersConfig, side: Side, deltaBps: number): number {

@@ -1,11 +1,12 @@
-import type { Clock, TimerHandle } from '../../core/clock.js';
-
 /**
  * One pending timer on the injected clock, rescheduled by its own callback: the building block of
  * the market model's self-rescheduling chains. Times are absolute (ms of the clock), so a chain
  * that schedules `previous + period` does not drift, and fractional targets (Poisson arrivals)
  * are rounded up to the next whole millisecond, the clock's resolution.
  */
+import type { Clock, TimerHandle } from '../../core/clock.js';
+
+/** See the module doc. */
 export class TimerChain {
   private handle: TimerHandle | undefined;
 

@@ -1,3 +1,7 @@
+/**
+ * `data.signing` of a prepare response. `prepared` carries the Canton prepare result: the base64
+ * `preparedTransaction` whose hash `preparedTransactionHash` is.
+ */
 import type { PreparedCommand } from '../engine/commands.js';
 import { sealCommand } from '../engine/prepared-transaction.js';
 import { orderToWire } from '../engine/orders.js';
@@ -14,10 +18,7 @@ import { SimError, validationError } from '../engine/sim-error.js';
 import type { SigningEnvelope } from '../../venue/schemas.js';
 import type { Route, RouteContext } from './types.js';
 
-/**
- * `data.signing` of a prepare response. `prepared` carries the Canton prepare result: the base64
- * `preparedTransaction` whose hash `preparedTransactionHash` is.
- */
+/** See the module doc. */
 export function signingEnvelope(cmd: PreparedCommand, submitUrl: string): SigningEnvelope {
   return {
     requiresSignature: true,

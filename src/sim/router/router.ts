@@ -1,6 +1,6 @@
 import { sleep } from '../../core/clock.js';
 import type { Account } from '../engine/accounts.js';
-import type { CallRecord } from '../engine/ground-truth.js';
+import type { CallRecord } from '../truth/ground-truth.js';
 import type { Query } from '../engine/reads.js';
 import { SimError } from '../engine/sim-error.js';
 import { GENERIC_SUBMIT_FAILURE, SubmitRefused } from '../engine/submission.js';

@@ -1,5 +1,5 @@
 import type { Account } from '../engine/accounts.js';
-import type { CallRecord, EndpointKind } from '../engine/ground-truth.js';
+import type { CallRecord, EndpointKind } from '../truth/ground-truth.js';
 import type { Query } from '../engine/reads.js';
 import type { VenueEngine } from '../engine/venue-engine.js';
 import type { TamperKind } from '../engine/prepared-transaction.js';

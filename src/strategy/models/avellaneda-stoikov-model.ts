@@ -1,14 +1,15 @@
+/**
+ * Avellaneda–Stoikov (2008): the reservation price as the centre and the optimal spread, from σ
+ * estimated on the pair's mids (`volatility.ts`) and the deviation of base holdings from the
+ * inventory target. No σ estimate, no quote: σ is never guessed.
+ */
 import { ZERO } from '../../core/decimal.js';
 import { avellanedaStoikovShape } from '../avellaneda-stoikov.js';
 import { inventoryDeviation } from '../inventory-skew.js';
 import { estimateSigma } from '../volatility.js';
 import type { QuotingModel } from './quoting-model.js';
 
-/**
- * Avellaneda–Stoikov (2008): the reservation price as the centre and the optimal spread, from σ
- * estimated on the pair's mids (`volatility.ts`) and the deviation of base holdings from the
- * inventory target. No σ estimate, no quote: σ is never guessed.
- */
+/** See the module doc. */
 export const avellanedaStoikovModel: QuotingModel = {
   name: 'avellaneda-stoikov',
   shape: ({ market, now, reference, holdings, params }) => {

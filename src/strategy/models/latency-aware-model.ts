@@ -1,10 +1,3 @@
-import { holdingsSkewBps } from '../inventory-skew.js';
-import type { PairStrategyParams } from '../params.js';
-import type { QuoteTolerance } from '../quote-types.js';
-import { estimateSigma } from '../volatility.js';
-import type { ModelShape, PipelineTiming, QuotingModel } from './quoting-model.js';
-import { spreadModel } from './spread-model.js';
-
 /**
  * The latency-aware model: on this venue a quote is decided about one pipeline cycle (~45 s)
  * before it rests, and a cancel takes ~35 s to land, so every distance is measured in units of
@@ -27,6 +20,15 @@ import { spreadModel } from './spread-model.js';
  * reconciler's fixed tolerance), so the first quotes already carry their tolerance and are not
  * all repriced the moment the estimate arrives.
  */
+import { holdingsSkewBps } from '../inventory-skew.js';
+import type { PairStrategyParams } from '../params.js';
+import type { QuoteTolerance } from '../quote-types.js';
+import { estimateSigma } from '../volatility.js';
+import type { PipelineTiming } from '../../core/pipeline-timing.js';
+import type { ModelShape, QuotingModel } from './quoting-model.js';
+import { spreadModel } from './spread-model.js';
+
+/** See the module doc. */
 export const latencyAwareModel: QuotingModel = {
   name: 'latency-aware',
   shape: (input) => {

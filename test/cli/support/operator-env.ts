@@ -1,3 +1,4 @@
+import { executionSettings } from '../../../src/execution/execution-settings.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -81,7 +82,10 @@ export async function startOperatorEnv(name: string): Promise<OperatorEnv> {
       clientOrderIdPrefix: h.prefix,
       clock: systemClock,
       storePath,
-      pipeline: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } },
+      settings: executionSettings(
+        {},
+        { placement: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } } },
+      ),
     });
     try {
       await engine.start();

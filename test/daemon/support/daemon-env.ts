@@ -9,7 +9,7 @@ import type { DaemonCloseOptions, DaemonEvent, DaemonTuning } from '../../../src
 import { createLogger, type Logger } from '../../../src/logging/logger.js';
 import type { OrderRegistry } from '../../../src/orders/order-registry.js';
 import type { OrderState, TrackedOrder } from '../../../src/orders/fsm/index.js';
-import type { OrderTruth } from '../../../src/sim/engine/ground-truth.js';
+import type { OrderTruth } from '../../../src/sim/truth/ground-truth.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { MarketConfigInput } from '../../../src/sim/market/market-config.js';
 import { fakeClockVenue, type FakeClockVenue } from '../../support/sim-harness.js';

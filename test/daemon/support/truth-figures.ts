@@ -1,5 +1,5 @@
 import { Dec } from '../../../src/core/decimal.js';
-import type { OrderTruth, TradeTruth } from '../../../src/sim/engine/ground-truth.js';
+import type { OrderTruth, TradeTruth } from '../../../src/sim/truth/ground-truth.js';
 import { intersect, measure as clip, union, type Interval } from '../../../src/lab/simulate/intervals.js';
 import { liveInterval } from '../../execution/support/ground-truth.js';
 

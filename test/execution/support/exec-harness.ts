@@ -1,16 +1,22 @@
+/** The fixed start of fake time. */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dec } from '../../../src/core/decimal.js';
-import { CancelPool, type CancelPoolOptions } from '../../../src/execution/cancel-pool.js';
-import { ClientOrderIdFactory } from '../../../src/execution/client-order-id.js';
+import { CancelPool } from '../../../src/execution/cancel/cancel-pool.js';
+import { ClientOrderIdFactory } from '../../../src/execution/placement/client-order-id.js';
 import { ExecutionEventHub, type ExecutionEvent } from '../../../src/execution/execution-events.js';
-import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../../src/execution/placement/placement-intent.js';
 import {
-  PlacementPipeline,
-  type PlacementPipelineOptions,
-} from '../../../src/execution/placement-pipeline.js';
-import { UnknownResolver } from '../../../src/execution/unknown-resolver.js';
+  executionSettings,
+  type CancelSettings,
+  type PlacementSettings,
+  type Tuning,
+} from '../../../src/execution/execution-settings.js';
+import { PlacementPipeline } from '../../../src/execution/placement/placement-pipeline.js';
+import type { PlacementPolicy } from '../../../src/execution/placement/placement-policy.js';
+import { UnknownResolver } from '../../../src/execution/resolve/unknown-resolver.js';
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
@@ -19,10 +25,10 @@ import type { AccountSetup } from '../../../src/sim/engine/venue-engine.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../src/sim/in-process-transport.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';
 import type { SimConfigInput } from '../../../src/sim/sim-config.js';
-import { VenueClient, type Transport, type VenueTimeouts } from '../../../src/venue/index.js';
+import { VenueClient } from '../../../src/venue/client.js';
+import type { Transport } from '../../../src/venue/transport.js';
+import type { VenueTimeouts } from '../../../src/venue/client-options.js';
 import { fakeClockVenue, type FakeClockVenue } from '../../support/sim-harness.js';
-
-/** The fixed start of fake time. */
 export const T0 = Date.parse('2025-03-01T12:00:00.000Z');
 
 /** One journal write, with how many venue calls the ground truth had seen when it happened. */
@@ -38,8 +44,12 @@ export interface ExecHarnessOptions {
   readonly latency?: LatencyProfile;
   readonly config?: Partial<SimConfigInput>;
   readonly account?: Partial<AccountSetup>;
-  readonly pipeline?: Partial<PlacementPipelineOptions>;
-  readonly pool?: Partial<CancelPoolOptions>;
+  /** The pipeline's settings over the engine's defaults. */
+  readonly pipeline?: Tuning<PlacementSettings>;
+  /** The pipeline's placement policy. Default: every intent wanted, nothing held. */
+  readonly policy?: PlacementPolicy;
+  /** The cancel pool's settings over the engine's defaults. */
+  readonly pool?: Tuning<CancelSettings>;
   readonly timeouts?: Partial<VenueTimeouts>;
   /** Wraps the in-process transport (tampering, hiding reads…). */
   readonly wrap?: (inner: Transport) => Transport;
@@ -117,14 +127,16 @@ export function execHarness(opts: ExecHarnessOptions = {}): ExecHarness {
   hub.subscribe((e) => events.push(e));
   const verifier = new PreparedVerifier({ policy: opts.verifyPrepared ?? 'if-present', partyId });
   const deps = { venue: client, registry, signer, partyId, clock, observer: hub.emit, verifier };
-  const resolver = new UnknownResolver(deps);
+  const settings = executionSettings({}, { placement: opts.pipeline ?? {}, cancel: opts.pool ?? {} });
+  const resolver = new UnknownResolver({ ...deps, settings: settings.resolver });
   const pipeline = new PlacementPipeline({
     ...deps,
     resolver,
     clientOrderIds: new ClientOrderIdFactory({ prefix: `${slug}-`, clock }),
-    ...opts.pipeline,
+    settings: settings.placement,
+    ...(opts.policy === undefined ? {} : { policy: opts.policy }),
   });
-  const pool = new CancelPool({ ...deps, ...opts.pool });
+  const pool = new CancelPool({ ...deps, settings: settings.cancel });
 
   const advance = async (ms: number): Promise<void> => {
     await fake.tickAsync(ms);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { OrderRegistry } from '../../../src/orders/order-registry.js';
-import type { CallRecord, OrderTruth } from '../../../src/sim/engine/ground-truth.js';
+import type { CallRecord, OrderTruth } from '../../../src/sim/truth/ground-truth.js';
 import type { SimVenue } from '../../../src/sim/sim-venue.js';
 import type { ExecHarness } from './exec-harness.js';
 import { liveInterval, maxConcurrent } from '../../../src/lab/simulate/intervals.js';

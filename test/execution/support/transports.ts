@@ -1,4 +1,4 @@
-import type { Transport, TransportRequest, TransportResponse } from '../../../src/venue/index.js';
+import type { Transport, TransportRequest, TransportResponse } from '../../../src/venue/transport.js';
 
 /**
  * Transports that sit between the venue client and the simulator to misbehave in ways the sim's

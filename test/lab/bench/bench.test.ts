@@ -13,7 +13,7 @@ import { runPlacementBench } from '../../../src/lab/bench/placement-bench.js';
 import { runPollBench } from '../../../src/lab/bench/poll-bench.js';
 import { checksOf, formatReport, LIMITS } from '../../../src/lab/bench/report.js';
 import { parseBenchArgs } from '../../../src/lab/bench/run-bench.js';
-import { PAPER_WARMUP_MS } from '../../../src/sim/paper-venue.js';
+import { PAPER_WARMUP_MS } from '../../../src/lab/rig/paper-venue.js';
 
 /** The benchmark's plumbing (its figures are printed by `npm run bench`, never asserted here). */
 

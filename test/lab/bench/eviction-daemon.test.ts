@@ -22,8 +22,7 @@ it('trades with fills for 40 simulated minutes while terminal orders are evicted
     takerRate: 1,
     tuning: {
       engine: {
-        pipeline: { confirmBackoff: fast },
-        cancelPool: { confirmBackoff: fast },
+        execution: { placement: { confirmBackoff: fast }, cancel: { confirmBackoff: fast } },
         eviction: { intervalMs: INTERVAL_MS, retentionMs: RETENTION_MS },
       },
     },

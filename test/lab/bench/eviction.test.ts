@@ -1,9 +1,10 @@
+import { executionSettings } from '../../../src/execution/execution-settings.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { OrderEngine, type OrderEngineOptions } from '../../../src/execution/order-engine.js';
-import type { PlacementIntent } from '../../../src/execution/placement-intent.js';
+import type { PlacementIntent } from '../../../src/execution/placement/placement-intent.js';
 import { openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
 import { simEnv, type SimEnv } from '../../execution/support/sim-env.js';
@@ -46,8 +47,10 @@ function build(options: Partial<OrderEngineOptions> = {}): OrderEngine {
     ...env.engineBasics(),
     journal,
     ordersPoll: { intervalMs: 5_000, random: () => 0.5 },
-    pipeline: { confirmBackoff: INSTANT_CONFIRM },
-    cancelPool: { confirmBackoff: INSTANT_CONFIRM },
+    settings: executionSettings(
+      {},
+      { placement: { confirmBackoff: INSTANT_CONFIRM }, cancel: { confirmBackoff: INSTANT_CONFIRM } },
+    ),
     ...options,
   });
 }

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PAPER_TRUTH_LIMIT, startPaperVenue, type PaperVenue } from '../../../src/sim/paper-venue.js';
-import { GroundTruth, type TradeTruth } from '../../../src/sim/engine/ground-truth.js';
+import { PAPER_TRUTH_LIMIT, startPaperVenue, type PaperVenue } from '../../../src/lab/rig/paper-venue.js';
+import { GroundTruth, type TradeTruth } from '../../../src/sim/truth/ground-truth.js';
 
 /** The simulated venue's ground-truth logs, bounded for paper mode (a session runs for days). */
 

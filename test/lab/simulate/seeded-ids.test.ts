@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { loadScenario } from '../../../src/lab/simulate/scenario.js';
 import { runSimulation } from '../../../src/lab/simulate/sim-run.js';
-import { simulatorTuning } from '../../../src/sim/paper-tuning.js';
+import { simulatorTuning } from '../../../src/lab/rig/paper-tuning.js';
 
 /**
  * The clientOrderIds the daemon mints under `simulate` are seeded too: they appear in the

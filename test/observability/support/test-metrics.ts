@@ -1,11 +1,11 @@
+/** A metrics instance with a settable clock, and helpers to read scraped values. */
+
 import {
   createMetrics,
   type CreateMetricsOptions,
   type Metrics,
-} from '../../../src/observability/create-metrics.js';
+} from '../../../src/observability/metrics/create-metrics.js';
 import { parseExposition, samplesOf, valueOf, type Family } from './exposition.js';
-
-/** A metrics instance with a settable clock, and helpers to read scraped values. */
 export interface TestMetrics {
   readonly metrics: Metrics;
   /** The metrics clock, ms; tests move it. */

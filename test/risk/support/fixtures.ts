@@ -1,3 +1,6 @@
+/** Noon UTC, so a day boundary is 12 h away. */
+
+import type { CancelAction, PlaceAction } from '../../../src/strategy/quote-types.js';
 import { Dec } from '../../../src/core/decimal.js';
 import type {
   AccountView,
@@ -7,19 +10,10 @@ import type {
   PairMarket,
 } from '../../../src/market/market-snapshot.js';
 import { evaluate, initialRiskState } from '../../../src/risk/risk-gate.js';
-import type {
-  CancelAction,
-  PlaceAction,
-  RiskInput,
-  RiskParams,
-  RiskState,
-  RiskVerdict,
-} from '../../../src/risk/risk-types.js';
+import type { RiskInput, RiskParams, RiskState, RiskVerdict } from '../../../src/risk/risk-types.js';
 import type { Action } from '../../../src/strategy/quote-types.js';
 import { slotId } from '../../../src/strategy/quote-types.js';
 import type { Side } from '../../../src/core/order-terms.js';
-
-/** Noon UTC, so a day boundary is 12 h away. */
 export const T0 = Date.UTC(2024, 0, 15, 12, 0, 0);
 export const d = (s: string | number): Dec => new Dec(s);
 

@@ -5,7 +5,7 @@ import {
   JumpsConfigSchema,
 } from '../../../src/sim/market/dynamics-config.js';
 import { PriceDynamics } from '../../../src/sim/market/price-dynamics.js';
-import { MS_PER_YEAR } from '../../../src/sim/market/reference-price.js';
+import { MS_PER_YEAR } from '../../../src/sim/market/dynamics-config.js';
 import { Rng } from '../../../src/sim/rng.js';
 import { moments } from './support/recording-port.js';
 

@@ -2,12 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { toWire } from '../../../src/core/decimal.js';
 import { MarketConfigSchema } from '../../../src/sim/market/market-config.js';
 import { MarketModel } from '../../../src/sim/market/market-model.js';
-import {
-  gbmLogReturnMoments,
-  gbmStep,
-  MS_PER_YEAR,
-  ReferencePriceWalk,
-} from '../../../src/sim/market/reference-price.js';
+import { MS_PER_YEAR } from '../../../src/sim/market/dynamics-config.js';
+import { gbmLogReturnMoments, gbmStep, ReferencePriceWalk } from '../../../src/sim/market/reference-price.js';
 import { Rng } from '../../../src/sim/rng.js';
 import { HOUR_MS, moments, newFakeClock, num, RecordingPort } from './support/recording-port.js';
 

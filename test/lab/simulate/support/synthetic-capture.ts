@@ -5,8 +5,8 @@ import type {
   OrderHistoryEntry,
   OrderTruth,
   TradeTruth,
-} from '../../../../src/sim/engine/ground-truth.js';
-import type { PlacementSpan } from '../../../../src/sim/engine/ground-truth-view.js';
+} from '../../../../src/sim/truth/ground-truth.js';
+import type { PlacementSpan } from '../../../../src/sim/truth/ground-truth-view.js';
 import { profileRanges } from '../../../../src/sim/latency.js';
 
 /**

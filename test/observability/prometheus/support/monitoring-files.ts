@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { benchView, populate } from '../../../../src/observability/bench.js';
+import { benchView, populate } from '../../../../src/lab/bench/metrics-bench.js';
 import { createWatchdogMetrics } from '../../../../src/watchdog/watchdog-metrics.js';
-import { createMetrics } from '../../../../src/observability/create-metrics.js';
+import { createMetrics } from '../../../../src/observability/metrics/create-metrics.js';
 import { registerStateCollector } from '../../../../src/observability/state-collector.js';
 import { parseExposition } from '../../support/exposition.js';
 

@@ -1,0 +1,150 @@
+import type { Clock } from '../../core/clock.js';
+import type { PollerStats } from '../../core/poller.js';
+import type { OrderEngine } from '../../execution/order-engine.js';
+import type { Logger } from '../../logging/logger.js';
+import type { MarketPollers, MarketState } from '../../market/index.js';
+import type { BookWatch } from '../../market/book-watch.js';
+import { DaemonLoops } from './daemon-loops.js';
+import type { DaemonEvent, DaemonTuning, ReconcileFn } from '../daemon-types.js';
+import type { EngineEvents } from '../reporting/engine-events.js';
+import type { LiveParams } from './live-params.js';
+import { fillFlow, ownLocks, type LocalBalances } from '../../portfolio/local-balances.js';
+import { OrderDispatch } from './order-dispatch.js';
+import type { Positions } from '../../portfolio/pnl.js';
+import { QuoteCycle } from './quote-cycle.js';
+import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from '../../risk/risk-memory.js';
+
+/** What a session shares with the daemon. */
+export interface SessionDeps {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly tuning: DaemonTuning;
+  readonly state: MarketState;
+  readonly pollers: MarketPollers;
+  readonly balances: LocalBalances;
+  readonly bookWatch: BookWatch;
+  readonly positions: Positions;
+  readonly events: EngineEvents;
+  readonly params: () => LiveParams;
+  /** False once the daemon is stopping. */
+  readonly canPlace: () => boolean;
+  readonly emit: (event: DaemonEvent) => void;
+  /** The reconciler variant (the lab's baselines); default `planReconcile`. */
+  readonly reconciler?: ReconcileFn;
+}
+
+/**
+ * Everything that trades, around one order engine: the dispatch of verdicts to the engine, the
+ * quote cycle, and the daemon's loops. Built when the engine is (before its recovery runs, so
+ * every event of the recovery is seen), started once the recovery is over. The quote cycle's
+ * daily loss state is kept in the engine's journal (`src/risk/risk-memory.ts`): a restored halt is logged,
+ * an unreadable one is a warning (the day starts afresh), a failing save an `internal-error` alarm.
+ */
+export class TradingSession {
+  readonly dispatch: OrderDispatch;
+  readonly cycle: QuoteCycle;
+  private loops: DaemonLoops | null = null;
+
+  constructor(
+    readonly engine: OrderEngine,
+    private readonly d: SessionDeps,
+  ) {
+    this.dispatch = new OrderDispatch({
+      engine,
+      clock: d.clock,
+      onPlacement: (entry, outcome) => d.events.onPlacement(entry, outcome),
+    });
+    this.cycle = new QuoteCycle({
+      clock: d.clock,
+      market: d.state,
+      engine,
+      dispatch: this.dispatch,
+      balances: d.balances,
+      bookWatch: d.bookWatch,
+      positions: d.positions,
+      params: d.params,
+      canPlace: d.canPlace,
+      ...(d.reconciler === undefined ? {} : { reconciler: d.reconciler }),
+      riskMemory: journalRiskMemory(() => engine.meta),
+      onRiskMemory: (e) => this.onRiskMemory(e),
+    });
+    engine.subscribe((e) => d.events.onEngineEvent(e));
+  }
+
+  /** The loops' stats. */
+  get loopStats(): readonly PollerStats[] {
+    return this.loops?.stats ?? [];
+  }
+
+  /** Starts the market pollers and the loops (the first cycle at once). Idempotent. */
+  start(): void {
+    this.d.pollers.start();
+    this.startLoops();
+  }
+
+  /** Starts the loops alone (a provisional start runs the market data pollers already). Idempotent. */
+  startLoops(): void {
+    if (this.loops !== null) return;
+    this.loops = new DaemonLoops({
+      ...this.d,
+      cycle: this.cycle,
+      summary: (report) => this.d.events.summaryLines(report),
+    });
+    this.loops.start();
+  }
+
+  /** Stops the loops (no cycle runs after this resolves). */
+  async stopLoops(): Promise<void> {
+    await this.loops?.close();
+  }
+
+  private onRiskMemory(e: RiskMemoryEvent): void {
+    const { logger } = this.d;
+    switch (e.type) {
+      case 'restored': {
+        const halted = Object.keys(e.state.halted).sort();
+        const pairs = Object.keys(e.state.baseline).length;
+        logger.info(
+          { day: e.state.day, pairs, halted },
+          halted.length === 0
+            ? `daily loss baselines of ${pairs} pair(s) restored from the store`
+            : `daily loss state restored from the store: ${halted.join(', ')} halted until the UTC day ends`,
+        );
+        return;
+      }
+      case 'load-failed':
+        logger.warn(
+          { err: e.error, key: RISK_MEMORY_KEY },
+          "daily loss state not restored; the day's baselines start afresh",
+        );
+        return;
+      case 'save-failed':
+        this.d.emit({
+          type: 'alarm',
+          reason: 'internal-error',
+          key: null,
+          detail:
+            `saving the daily loss state (meta ${RISK_MEMORY_KEY}) failed: ${describe(e.error)}; ` +
+            'it holds in memory and each cycle retries, but until a save succeeds a restart would restore ' +
+            'an older state (without the halts latched since)',
+          at: e.at,
+        });
+        return;
+      case 'saved-again':
+        logger.info({ key: RISK_MEMORY_KEY }, 'daily loss state saved again');
+        return;
+    }
+  }
+
+  /** A balances poll was just taken: the local wallet's baseline (see portfolio/local-balances.ts). */
+  onBalancesPolled(at: number): void {
+    if (this.engine.state !== 'ready') return;
+    const pairs = this.d.state.snapshot(at).pairs;
+    const locks = ownLocks(this.engine.orders.active(), this.dispatch.pendingIntents, pairs);
+    this.d.balances.onPoll(at, locks.resting, fillFlow(this.engine.inventory, pairs));
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
