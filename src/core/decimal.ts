@@ -51,3 +51,33 @@ export function decimalPlaces(value: Dec): number {
 
 /** The decimal zero. */
 export const ZERO: Dec = new Dec(0);
+
+/**
+ * Double values of the decimals seen (`toNumber` goes through a string; a price is compared many
+ * times over its life). Keys are held weakly. For estimates, orderings and statistics only: a
+ * double never stands for money.
+ */
+const floats = new WeakMap<Dec, number>();
+
+/** `x.toNumber()`, remembered per value. */
+export function floatOf(x: Dec): number {
+  let f = floats.get(x);
+  if (f === undefined) {
+    f = x.toNumber();
+    floats.set(x, f);
+  }
+  return f;
+}
+
+/**
+ * `a.cmp(b)` (−1, 0, 1), decided by the doubles when they differ: rounding to the nearest double
+ * never reverses an order, so `floatOf(a) < floatOf(b)` implies `a < b`. Equal doubles (or NaN)
+ * take the decimal comparison, which also copies its argument; most comparisons skip that.
+ */
+export function compareDec(a: Dec, b: Dec): number {
+  const x = floatOf(a);
+  const y = floatOf(b);
+  if (x < y) return -1;
+  if (x > y) return 1;
+  return a.cmp(b);
+}

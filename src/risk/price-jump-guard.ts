@@ -1,4 +1,4 @@
-import { Dec, ZERO } from '../core/decimal.js';
+import { Dec, ZERO, compareDec } from '../core/decimal.js';
 
 /**
  * The price-jump guard: when a pair's reference price moves more than `maxMovePct` percent
@@ -59,10 +59,12 @@ const HUNDRED = new Dec(100);
 export function largestMovePct(samples: readonly PriceSample[], price: Dec): Dec {
   let low: Dec | null = null;
   let high: Dec | null = null;
+  // Compared by their doubles where those differ (`compareDec`): a decimal comparison copies its
+  // argument, and this loop runs over the whole window on every quote cycle.
   for (const s of samples) {
-    if (!s.price.gt(ZERO)) continue;
-    if (low === null || s.price.lt(low)) low = s.price;
-    if (high === null || s.price.gt(high)) high = s.price;
+    if (!(compareDec(s.price, ZERO) > 0)) continue;
+    if (low === null || compareDec(s.price, low) < 0) low = s.price;
+    if (high === null || compareDec(s.price, high) > 0) high = s.price;
   }
   let worst = new Dec(0);
   for (const s of low === high ? [low] : [low, high]) {

@@ -1,4 +1,4 @@
-import type { Dec } from '../core/decimal.js';
+import { type Dec, floatOf } from '../core/decimal.js';
 
 /**
  * Distances in bps between decimals, estimated in floating point with a bound on the error, so
@@ -21,23 +21,6 @@ export const DECISIVE_MARGIN_BPS = 1e-6;
 
 /** Largest `|a / b|` for which an estimate is given. */
 const MAX_RATIO = 1_000;
-
-/**
- * Double values of the decimals seen (`toNumber` goes through a string): an order's price is the
- * same `Dec` on every pass, and a pass's reference is shared by all its quotes. Keys are held
- * weakly.
- */
-const floats = new WeakMap<Dec, number>();
-
-/** `x.toNumber()`, remembered per value. */
-export function floatOf(x: Dec): number {
-  let f = floats.get(x);
-  if (f === undefined) {
-    f = x.toNumber();
-    floats.set(x, f);
-  }
-  return f;
-}
 
 /**
  * An estimate of the reconciler's `edgeBps(side, price, reference)`: the distance from the
