@@ -1,4 +1,4 @@
-import { Dec, ZERO, compareDec } from '../core/decimal.js';
+import { Dec, ZERO, compareDec, floatOf } from '../core/decimal.js';
 
 /**
  * The price-jump guard: when a pair's reference price moves more than `maxMovePct` percent
@@ -57,6 +57,18 @@ const HUNDRED = new Dec(100);
  * value as dividing every sample, in a fraction of the time; this runs every quote cycle).
  */
 export function largestMovePct(samples: readonly PriceSample[], price: Dec): Dec {
+  const { low, high } = extremes(samples);
+  let worst = new Dec(0);
+  for (const s of low === high ? [low] : [low, high]) {
+    if (s === null) continue;
+    const move = price.minus(s).abs().div(s).times(HUNDRED);
+    if (move.gt(worst)) worst = move;
+  }
+  return worst;
+}
+
+/** The lowest and the highest positive sample price (null when there is none). */
+function extremes(samples: readonly PriceSample[]): { low: Dec | null; high: Dec | null } {
   let low: Dec | null = null;
   let high: Dec | null = null;
   // Compared by their doubles where those differ (`compareDec`): a decimal comparison copies its
@@ -66,13 +78,27 @@ export function largestMovePct(samples: readonly PriceSample[], price: Dec): Dec
     if (low === null || compareDec(s.price, low) < 0) low = s.price;
     if (high === null || compareDec(s.price, high) > 0) high = s.price;
   }
-  let worst = new Dec(0);
-  for (const s of low === high ? [low] : [low, high]) {
+  return { low, high };
+}
+
+/**
+ * True when the largest move from `samples` to `price` is certainly below `maxMovePct`: its
+ * estimate in doubles (off by less than 5·10⁻¹¹ percent while the price stays within 10³ times
+ * the sample) is under the limit by more than a 10⁻⁹ share of it plus 10⁻⁹ percent. Then the
+ * guard does not trip, and the exact decimal move, which is only reported when it trips, is not
+ * computed. False decides nothing: the caller computes the exact move.
+ */
+function clearlyWithin(samples: readonly PriceSample[], price: Dec, maxMovePct: Dec): boolean {
+  const { low, high } = extremes(samples);
+  const p = floatOf(price);
+  const limit = floatOf(maxMovePct) * (1 - 1e-9) - 1e-9;
+  for (const s of [low, high]) {
     if (s === null) continue;
-    const move = price.minus(s).abs().div(s).times(HUNDRED);
-    if (move.gt(worst)) worst = move;
+    const x = floatOf(s);
+    if (!(x > 0) || !(p >= 0 && p <= 1_000 * x)) return false;
+    if (!((Math.abs(p - x) / x) * 100 < limit)) return false;
   }
-  return worst;
+  return true;
 }
 
 /**
@@ -93,8 +119,10 @@ export function stepPriceJump(
     const next = inWindow.length === state.samples.length ? state : { ...state, samples: inWindow };
     return { state: next, paused: isPaused(next, now), trippedMovePct: null };
   }
-  const move = largestMovePct(inWindow, reference.price);
-  if (move.gt(params.maxMovePct)) {
+  const move = clearlyWithin(inWindow, reference.price, params.maxMovePct)
+    ? null
+    : largestMovePct(inWindow, reference.price);
+  if (move !== null && move.gt(params.maxMovePct)) {
     const until = Math.max(state.pausedUntil ?? 0, now + params.cooldownMs);
     return {
       state: { samples: [reference], pausedUntil: until },
