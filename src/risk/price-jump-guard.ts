@@ -1,4 +1,4 @@
-import { Dec, ZERO, compareDec, floatOf } from '../core/decimal.js';
+import { Dec, ZERO, compareDec, floatNear } from '../core/decimal.js';
 
 /**
  * The price-jump guard: when a pair's reference price moves more than `maxMovePct` percent
@@ -83,18 +83,18 @@ function extremes(samples: readonly PriceSample[]): { low: Dec | null; high: Dec
 
 /**
  * True when the largest move from `samples` to `price` is certainly below `maxMovePct`: its
- * estimate in doubles (off by less than 5·10⁻¹¹ percent while the price stays within 10³ times
- * the sample) is under the limit by more than a 10⁻⁹ share of it plus 10⁻⁹ percent. Then the
+ * estimate in doubles (`floatNear`; off by less than 5·10⁻¹⁰ percent while the price stays within
+ * 10³ times the sample) is under the limit by more than a 10⁻⁸ share of it plus 10⁻⁸ percent. Then the
  * guard does not trip, and the exact decimal move, which is only reported when it trips, is not
  * computed. False decides nothing: the caller computes the exact move.
  */
 function clearlyWithin(samples: readonly PriceSample[], price: Dec, maxMovePct: Dec): boolean {
   const { low, high } = extremes(samples);
-  const p = floatOf(price);
-  const limit = floatOf(maxMovePct) * (1 - 1e-9) - 1e-9;
+  const p = floatNear(price);
+  const limit = floatNear(maxMovePct) * (1 - 1e-8) - 1e-8;
   for (const s of [low, high]) {
     if (s === null) continue;
-    const x = floatOf(s);
+    const x = floatNear(s);
     if (!(x > 0) || !(p >= 0 && p <= 1_000 * x)) return false;
     if (!((Math.abs(p - x) / x) * 100 < limit)) return false;
   }

@@ -1,4 +1,4 @@
-import { type Dec, floatOf } from '../core/decimal.js';
+import { type Dec, floatNear } from '../core/decimal.js';
 
 /**
  * Distances in bps between decimals, estimated in floating point with a bound on the error, so
@@ -8,12 +8,13 @@ import { type Dec, floatOf } from '../core/decimal.js';
  * the one the exact computation makes; only its cost changes (the divisions were 5 % of a
  * simulation's CPU). Prices and sizes stay decimals: the floats are thrown away after comparing.
  *
- * The bound. With `p` and `r` each rounded to the nearest double (relative error u = 2⁻⁵³), the
- * estimate `((r − p) / r) · 10⁴` computed in doubles is off from the true value by at most
- * `10⁴ · u · (1 + |p / r|) + 3u · |edge|` bps: under 4·10⁻⁹ bps while `|p / r| ≤ 10³` (beyond
- * that the estimate is refused). The exact path's double (a 40-digit quotient, rounded once) is
- * within half an ulp of the true value. A comparison is decided by the estimate only when it is
- * more than {@link DECISIVE_MARGIN_BPS} (10⁻⁶ bps, 250 times the bound) from its threshold.
+ * The bound. With `p` and `r` each read as a double within a relative ε = 10⁻¹⁵ (`floatNear`),
+ * the estimate `((r − p) / r) · 10⁴` computed in doubles is off from the true value by at most
+ * about `10⁴ · 2ε · (1 + |p / r|) + 2ε · |edge|` bps: under 3·10⁻⁸ bps while `|p / r| ≤ 10³`
+ * (beyond that the estimate is refused). The exact path's double (a 40-digit quotient, rounded
+ * once) is within half an ulp of the true value. A comparison is decided by the estimate only
+ * when it is more than {@link DECISIVE_MARGIN_BPS} (10⁻⁶ bps, over 30 times the bound) from its
+ * threshold.
  */
 
 /** How far an estimate must be from a threshold for the comparison to be decided by it. */
@@ -28,16 +29,16 @@ const MAX_RATIO = 1_000;
  * (the exact function then answers 0) or the bound does not hold.
  */
 export function edgeEstimate(side: 'BUY' | 'SELL', price: Dec, reference: Dec): number | null {
-  const r = floatOf(reference);
-  const p = floatOf(price);
+  const r = floatNear(reference);
+  const p = floatNear(price);
   if (!(r > 0) || !(Math.abs(p) <= MAX_RATIO * r)) return null;
   return ((side === 'BUY' ? r - p : p - r) / r) * 10_000;
 }
 
 /** An estimate of `|a − b| / b` in bps (b > 0), or null when b is not positive or the bound does not hold. */
 export function offEstimate(a: Dec, b: Dec): number | null {
-  const y = floatOf(b);
-  const x = floatOf(a);
+  const y = floatNear(b);
+  const x = floatNear(a);
   if (!(y > 0) || !(Math.abs(x) <= MAX_RATIO * y)) return null;
   return (Math.abs(x - y) / y) * 10_000;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Dec, compareDec, floatOf } from '../../src/core/decimal.js';
+import { Dec, compareDec, floatNear } from '../../src/core/decimal.js';
 
 /**
  * `compareDec` decides an order from the doubles when they differ and from the decimals when
@@ -23,10 +23,32 @@ describe('compareDec', () => {
     expect(new Dec(a).cmp(new Dec(b))).toBe(want);
   });
 
-  it('the double of a decimal is remembered', () => {
-    const x = new Dec('1.25');
-    expect(floatOf(x)).toBe(1.25);
-    expect(floatOf(x)).toBe(floatOf(x));
+  it.each([
+    ['123.45', 123.45],
+    ['-0.000012345', -0.000012345],
+    ['64321.12', 64321.12],
+    ['12345678.9012345678901234567890123', 12345678.901234567],
+    ['0', 0],
+    ['1e-400', Number.NaN],
+    ['1e+300', Number.NaN],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.NaN],
+  ])('floatNear(%s) is %d within 1e-15', (x, want) => {
+    const got = floatNear(new Dec(x));
+    if (Number.isNaN(want)) expect(got).toBeNaN();
+    else expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-15 * Math.abs(want));
+  });
+
+  it('floatNear is within 1e-15 of the nearest double on random decimals', () => {
+    const decimals = fc.stringMatching(/^-?[1-9]\d{0,12}\.\d{1,40}$|^-?0\.0{0,20}[1-9]\d{0,30}$/);
+    fc.assert(
+      fc.property(decimals, (text) => {
+        const x = new Dec(text);
+        const near = x.toNumber();
+        expect(Math.abs(floatNear(x) - near)).toBeLessThanOrEqual(1e-15 * Math.abs(near));
+      }),
+      { numRuns: 3_000, seed: 25 },
+    );
   });
 
   it('answers what Dec#cmp answers on random pairs, near ties included', () => {

@@ -72,10 +72,10 @@ describe('the estimates', () => {
 describe('decisions at the threshold are the exact ones', () => {
   // Each order's edge is exactly 8 bps in decimals; the float estimate lands on the wrong side.
   it.each([
-    ['BUY', '0.29976', '0.3'],
     ['SELL', '1.10088', '1.1'],
     ['SELL', '100.08', '100'],
     ['BUY', '64.24856', '64.3'],
+    ['BUY', '42.466', '42.5'],
   ] as const)('%s at %s against %s, toxic edge 8: not toxic', (side, price, ref) => {
     const q = quote({ side, price: ref, reference: d(ref), tolerance: tolerance({ toxicEdgeBps: 8 }) });
     const o = own({ side, price });
