@@ -8,7 +8,7 @@
  * reset to the new price, so after the cooldown the pair resumes unless the price jumps again;
  * a further jump during the pause extends it.
  */
-import { Dec, ZERO } from '../core/decimal.js';
+import { Dec, ZERO, compareDec, floatNear } from '../core/decimal.js';
 
 /** One reference price. */
 export interface PriceSample {
@@ -56,13 +56,7 @@ const HUNDRED = new Dec(100);
  * value as dividing every sample, in a fraction of the time; this runs every quote cycle).
  */
 export function largestMovePct(samples: readonly PriceSample[], price: Dec): Dec {
-  let low: Dec | null = null;
-  let high: Dec | null = null;
-  for (const s of samples) {
-    if (!s.price.gt(ZERO)) continue;
-    if (low === null || s.price.lt(low)) low = s.price;
-    if (high === null || s.price.gt(high)) high = s.price;
-  }
+  const { low, high } = extremes(samples);
   let worst = new Dec(0);
   for (const s of low === high ? [low] : [low, high]) {
     if (s === null) continue;
@@ -70,6 +64,40 @@ export function largestMovePct(samples: readonly PriceSample[], price: Dec): Dec
     if (move.gt(worst)) worst = move;
   }
   return worst;
+}
+
+/** The lowest and the highest positive sample price (null when there is none). */
+function extremes(samples: readonly PriceSample[]): { low: Dec | null; high: Dec | null } {
+  let low: Dec | null = null;
+  let high: Dec | null = null;
+  // Compared by their doubles where those differ (`compareDec`): a decimal comparison copies its
+  // argument, and this loop runs over the whole window on every quote cycle.
+  for (const s of samples) {
+    if (!(compareDec(s.price, ZERO) > 0)) continue;
+    if (low === null || compareDec(s.price, low) < 0) low = s.price;
+    if (high === null || compareDec(s.price, high) > 0) high = s.price;
+  }
+  return { low, high };
+}
+
+/**
+ * True when the largest move from `samples` to `price` is certainly below `maxMovePct`: its
+ * estimate in doubles (`floatNear`; off by less than 5·10⁻¹⁰ percent while the price stays within
+ * 10³ times the sample) is under the limit by more than a 10⁻⁸ share of it plus 10⁻⁸ percent. Then the
+ * guard does not trip, and the exact decimal move, which is only reported when it trips, is not
+ * computed. False decides nothing: the caller computes the exact move.
+ */
+function clearlyWithin(samples: readonly PriceSample[], price: Dec, maxMovePct: Dec): boolean {
+  const { low, high } = extremes(samples);
+  const p = floatNear(price);
+  const limit = floatNear(maxMovePct) * (1 - 1e-8) - 1e-8;
+  for (const s of [low, high]) {
+    if (s === null) continue;
+    const x = floatNear(s);
+    if (!(x > 0) || !(p >= 0 && p <= 1_000 * x)) return false;
+    if (!((Math.abs(p - x) / x) * 100 < limit)) return false;
+  }
+  return true;
 }
 
 /**
@@ -90,8 +118,10 @@ export function stepPriceJump(
     const next = inWindow.length === state.samples.length ? state : { ...state, samples: inWindow };
     return { state: next, paused: isPaused(next, now), trippedMovePct: null };
   }
-  const move = largestMovePct(inWindow, reference.price);
-  if (move.gt(params.maxMovePct)) {
+  const move = clearlyWithin(inWindow, reference.price, params.maxMovePct)
+    ? null
+    : largestMovePct(inWindow, reference.price);
+  if (move !== null && move.gt(params.maxMovePct)) {
     const until = Math.max(state.pausedUntil ?? 0, now + params.cooldownMs);
     return {
       state: { samples: [reference], pausedUntil: until },

@@ -1,7 +1,7 @@
 import { abortReason } from '../core/clock.js';
 import type { Transport, TransportRequest, TransportResponse } from '../venue/transport.js';
 import type { Router } from './router/router.js';
-import type { SimHost } from './router/types.js';
+import type { SimHost, SimResponse } from './router/types.js';
 
 /** Where the in-process venue pretends to live. */
 export interface InProcessTransportOptions {
@@ -10,6 +10,13 @@ export interface InProcessTransportOptions {
   baseUrl: string;
   /** The submit URL the venue puts in signing envelopes; requests to its origin reach the submit host. */
   submitUrl: string;
+  /**
+   * `values` (default): a JSON answer is handed over with its parsed value beside the text
+   * (`TransportResponse.json`), so the client validates the value with its schemas without
+   * parsing text (the text is written only if read). `text`: the body as text only, so the client
+   * parses it exactly as it parses an HTTP body.
+   */
+  answers?: 'values' | 'text';
 }
 
 /**
@@ -70,9 +77,17 @@ export class InProcessTransport implements Transport {
       req.signal.addEventListener('abort', onAbort, { once: true });
       void pending.then((res) => {
         req.signal.removeEventListener('abort', onAbort);
-        resolve({ status: res.status, headers: { ...res.headers }, body: res.body });
+        resolve(this.answer(res));
       });
     });
+  }
+
+  private answer(res: SimResponse): TransportResponse {
+    const headers = { ...res.headers };
+    if (res.json === undefined || this.options.answers === 'text') {
+      return { status: res.status, headers, body: res.body };
+    }
+    return withParsedValue({ status: res.status, headers, body: '' }, res.json, () => res.body);
   }
 
   async close(): Promise<void> {
@@ -94,4 +109,25 @@ export class InProcessTransport implements Transport {
       return { host: 'api', path: url.pathname };
     return { host: 'api', path: `/v1${url.pathname.slice(basePath.length)}` };
   }
+}
+
+/**
+ * `out` carrying `json` as its parsed body, with `body` written by `text` when first read. The
+ * value is not an own enumerable property and a write to `body` drops it, so a copy that replaces
+ * the body (`{ ...res, body }`, as a test's rewriting transport makes) or a write to it leaves only
+ * the text, which the decoder then parses: the value can never stand for a different body.
+ */
+function withParsedValue(out: TransportResponse, json: unknown, text: () => string): TransportResponse {
+  let body: string | undefined;
+  let value: unknown = json;
+  Object.defineProperty(out, 'body', {
+    enumerable: true,
+    get: (): string => (body ??= text()),
+    set: (replaced: string) => {
+      body = replaced;
+      value = undefined;
+    },
+  });
+  Object.defineProperty(out, 'json', { enumerable: false, get: (): unknown => value });
+  return out;
 }

@@ -149,12 +149,18 @@ export class SimVenue {
     this.engine.core.projection.freeze(this.clock.now() + ms);
   }
 
-  /** An in-process {@link InProcessTransport} onto this venue. */
-  createTransport(urls: { baseUrl?: string; submitUrl?: string } = {}): InProcessTransport {
+  /**
+   * An in-process {@link InProcessTransport} onto this venue; `answers: 'text'` hands every answer
+   * over as text only, for the client to parse as over HTTP (default: parsed values beside it).
+   */
+  createTransport(
+    urls: { baseUrl?: string; submitUrl?: string; answers?: 'values' | 'text' } = {},
+  ): InProcessTransport {
     const t = new InProcessTransport({
       router: this.router,
       baseUrl: urls.baseUrl ?? IN_PROCESS_BASE_URL,
       submitUrl: urls.submitUrl ?? IN_PROCESS_SUBMIT_URL,
+      ...(urls.answers === undefined ? {} : { answers: urls.answers }),
     });
     this.transports.push(t);
     return t;

@@ -6,6 +6,7 @@ import type { Dec } from '../core/decimal.js';
 import type { OwnOrderView } from '../market/market-snapshot.js';
 import type { ReconcileParams } from './params.js';
 import type { DesiredQuote, QuoteTolerance } from './quote-types.js';
+import { decisive, edgeEstimate } from './bps-estimate.js';
 import { edgeBps, misfit } from './reconciler.js';
 
 /** See the module doc. */
@@ -48,6 +49,13 @@ export function clearsPrepareDrift(
   const t = q.tolerance;
   const drift = t?.prepareDriftBps ?? 0;
   if (t === undefined || !(drift > 0)) return true;
+  // Float estimates decide when clear of the bound (`bps-estimate.ts`), else the exact division.
+  const wantE = edgeEstimate(q.side, q.price, q.reference);
+  const edgeE = edgeEstimate(o.side, o.price, q.reference);
+  if (wantE !== null && edgeE !== null) {
+    const bound = Math.min(wantE, t.toxicEdgeBps + drift);
+    if (decisive(edgeE, bound)) return edgeE >= bound;
+  }
   const want = edgeBps(q.side, q.price, q.reference);
   return edgeBps(o.side, o.price, q.reference) >= Math.min(want, t.toxicEdgeBps + drift);
 }

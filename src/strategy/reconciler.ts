@@ -38,6 +38,7 @@ import {
   type WalletInput,
 } from '../market/market-snapshot.js';
 import type { ReconcileParams } from './params.js';
+import { decisive, edgeEstimate, offEstimate } from './bps-estimate.js';
 import { placementPriority, priorityContext } from './priority.js';
 import type { Action, DesiredQuote, FundsLock, QuoteSkip, StrategyResult } from './quote-types.js';
 
@@ -84,18 +85,57 @@ export function edgeBps(side: 'BUY' | 'SELL', price: Dec, reference: Dec): numbe
  */
 export function isToxic(o: OwnOrderView, q: DesiredQuote): boolean {
   const t = q.tolerance;
-  return t !== undefined && edgeBps(o.side, o.price, q.reference) < t.toxicEdgeBps;
+  if (t === undefined) return false;
+  // The float estimate decides when it is clear of the edge; a close call takes the exact division.
+  const estimate = edgeEstimate(o.side, o.price, q.reference);
+  if (estimate !== null && decisive(estimate, t.toxicEdgeBps)) return estimate < t.toxicEdgeBps;
+  return edgeBps(o.side, o.price, q.reference) < t.toxicEdgeBps;
 }
 
 /** Whether the price of `o` is within the tolerance of `q` (the quote's own, else the fixed one). */
 function priceFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams, share: number): boolean {
   const t = q.tolerance;
-  if (t === undefined) return offBps(o.price, q.price) <= params.priceToleranceBps;
-  const want = edgeBps(q.side, q.price, q.reference);
-  const edge = edgeBps(o.side, o.price, q.reference);
+  if (t === undefined) {
+    const off = offEstimate(o.price, q.price);
+    if (off !== null && decisive(off, params.priceToleranceBps)) return off <= params.priceToleranceBps;
+    return offBps(o.price, q.price) <= params.priceToleranceBps;
+  }
   // `share` may be infinite: any price that is not toxic (and 0 · ∞ must not become NaN).
   const widen = (bps: number): number => (share === Number.POSITIVE_INFINITY ? share : share * bps);
+  // Float estimates decide when every comparison is clear of its bound (`bps-estimate.ts`).
+  const wantE = edgeEstimate(q.side, q.price, q.reference);
+  const edgeE = edgeEstimate(o.side, o.price, q.reference);
+  if (wantE !== null && edgeE !== null) {
+    const low = wantE - widen(t.insideBps);
+    const high = wantE + widen(t.outsideBps);
+    if (decisive(edgeE, low) && decisive(edgeE, high) && decisive(edgeE, t.toxicEdgeBps)) {
+      return edgeE >= low && edgeE <= high && edgeE >= t.toxicEdgeBps;
+    }
+  }
+  const want = edgeBps(q.side, q.price, q.reference);
+  const edge = edgeBps(o.side, o.price, q.reference);
   return edge >= want - widen(t.insideBps) && edge <= want + widen(t.outsideBps) && edge >= t.toxicEdgeBps;
+}
+
+/** Whether the size of `o` is within `sizeTolerancePct` of the quote's (estimated where clear). */
+function sizeFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams): boolean {
+  const off = offEstimate(o.remaining, q.quantity);
+  if (off !== null && decisive(off / 100, params.sizeTolerancePct))
+    return off / 100 <= params.sizeTolerancePct;
+  return offBps(o.remaining, q.quantity) / 100 <= params.sizeTolerancePct;
+}
+
+/**
+ * Orders by distance from `price` in bps, nearest first: the sign of `offBps(a) − offBps(b)`, from
+ * the estimates when they are clear of each other (the same order as the exact distances).
+ */
+function byDistanceFrom(price: Dec): (a: OwnOrderView, b: OwnOrderView) => number {
+  return (a, b) => {
+    const ea = offEstimate(a.price, price);
+    const eb = offEstimate(b.price, price);
+    if (ea !== null && eb !== null && decisive(ea, eb)) return ea - eb;
+    return offBps(a.price, price) - offBps(b.price, price);
+  };
 }
 
 /**
@@ -129,7 +169,7 @@ export function orderFits(
   bandShare = 1,
 ): { readonly fits: boolean; readonly tooOld: boolean } {
   const priceOk = priceFits(o, q, params, bandShare);
-  const sizeOk = offBps(o.remaining, q.quantity) / 100 <= params.sizeTolerancePct;
+  const sizeOk = sizeFits(o, q, params);
   const tooOld = now !== undefined && now - o.since > params.maxOrderAgeMs;
   return { fits: priceOk && sizeOk && !tooOld, tooOld: priceOk && sizeOk && tooOld };
 }
@@ -208,9 +248,7 @@ export function planReconcile(
       continue;
     }
     // Orders already being cancelled (and not holding the slot) are neither kept nor replaced.
-    const ranked = orders
-      .filter(cancellable)
-      .sort((a, b) => offBps(a.price, q.price) - offBps(b.price, q.price));
+    const ranked = orders.filter(cancellable).sort(byDistanceFrom(q.price));
     const keep = ranked.find((o) => orderFits(o, q, params, desired.now).fits);
     const target = keep ?? ranked[0] ?? null;
     for (const o of ranked) if (o !== target) cancel(o, 'duplicate order on the slot');

@@ -91,14 +91,30 @@ export function scaledSize(
   return factor === 1 ? size : { amount: size.amount.times(decOf(factor)), unit: size.unit };
 }
 
+/** Powers of ten a base-10⁷ limb can hold. */
+const LIMB_POWERS = new Set([1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]);
+
+/**
+ * `k` when `step` is 10⁻ᵏ with k ≥ 0 (ticks and quantity steps usually are), else null. Then
+ * rounding to the step is rounding to k decimal places: the same value as dividing by the step,
+ * rounding to an integer and multiplying back (a division by a power of ten is exact), without
+ * the 40-digit division.
+ */
+function decimalPlacesOfStep(step: Dec): number | null {
+  const d = step.d;
+  return step.s === 1 && step.e <= 0 && d.length === 1 && LIMB_POWERS.has(d[0]!) ? -step.e : null;
+}
+
 /** `x` rounded down to a multiple of `step`. */
 export function floorToStep(x: Dec, step: Dec): Dec {
-  return x.div(step).floor().times(step);
+  const k = decimalPlacesOfStep(step);
+  return k === null ? x.div(step).floor().times(step) : x.toDecimalPlaces(k, Dec.ROUND_FLOOR);
 }
 
 /** `x` rounded up to a multiple of `step`. */
 export function ceilToStep(x: Dec, step: Dec): Dec {
-  return x.div(step).ceil().times(step);
+  const k = decimalPlacesOfStep(step);
+  return k === null ? x.div(step).ceil().times(step) : x.toDecimalPlaces(k, Dec.ROUND_CEIL);
 }
 
 /**

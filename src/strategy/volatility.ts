@@ -113,7 +113,11 @@ function extended(series: readonly PricePoint[]): RawReturn[] | null {
   const px = floatOf(prev.price);
   if (before === undefined || !(x > 0) || !(px > 0) || last.at <= prev.at) return null;
   const first = series[0]!.at;
-  const out = before.filter((r) => r.fromAt >= first);
+  // The returns run oldest first and their `fromAt` increase, so those still in the series are a
+  // suffix: one slice, not a filter's call per return on every poll.
+  let start = 0;
+  while (start < before.length && before[start]!.fromAt < first) start += 1;
+  const out = before.slice(start);
   out.push({ r: Math.log(x / px), fromAt: prev.at, at: last.at });
   return out;
 }

@@ -53,6 +53,11 @@ function parseJson(text: string): Json {
   }
 }
 
+/** The body's JSON value: the transport's parsed copy when it has one, else the body parsed. */
+function bodyJson(resp: TransportResponse): Json {
+  return resp.json === undefined ? parseJson(resp.body) : { ok: true, value: resp.json };
+}
+
 function firstIssue(err: z.ZodError, prefix: string): string {
   const issue = err.issues[0];
   if (!issue) return 'schema mismatch';
@@ -134,7 +139,7 @@ function venueError(endpoint: string, status: number, body: unknown): VenueError
 /** The error a failed response stands for: a venue code, an unknown code, or CLIENT_PROTOCOL. */
 export function decodeFailure(endpoint: string, resp: TransportResponse): VenueError {
   if (resp.truncated) return protocolError(endpoint, resp, 'error body truncated');
-  const json = parseJson(resp.body);
+  const json = bodyJson(resp);
   if (!json.ok) return protocolError(endpoint, resp, 'error body is not JSON', json.error);
   return (
     venueError(endpoint, resp.status, json.value) ?? protocolError(endpoint, resp, 'malformed error body')
@@ -157,7 +162,7 @@ export function decodeData<S extends z.ZodType>(
 ): z.output<S> {
   if (!isSuccessStatus(resp.status)) throw decodeFailure(endpoint, resp);
   if (resp.truncated) throw protocolError(endpoint, resp, 'body truncated');
-  const json = parseJson(resp.body);
+  const json = bodyJson(resp);
   if (!json.ok) throw protocolError(endpoint, resp, 'body is not JSON', json.error);
   // The marker needs `ok: false`; checking that first spares every success a failed parse.
   if (hasOkFalse(json.value) && FailureMarker.safeParse(json.value).success) {
@@ -181,7 +186,7 @@ export function decodeSubmit(endpoint: string, resp: TransportResponse): void {
   if (!isSuccessStatus(resp.status)) throw decodeFailure(endpoint, resp);
   if (resp.truncated) throw protocolError(endpoint, resp, 'body truncated');
   if (resp.body.trim() === '') return;
-  const json = parseJson(resp.body);
+  const json = bodyJson(resp);
   if (!json.ok) throw protocolError(endpoint, resp, 'body is neither empty nor JSON', json.error);
   // The marker needs `ok: false`; checking that first spares every success a failed parse.
   if (hasOkFalse(json.value) && FailureMarker.safeParse(json.value).success) {

@@ -22,6 +22,13 @@ export interface TransportResponse {
   body: string;
   /** True when the connection ended before the body was complete. */
   truncated?: boolean;
+  /**
+   * The body already parsed, `JSON.parse(body)`, when the transport has it without parsing (the
+   * in-process transport: the simulated venue's own copy of its answer). The decoder then takes
+   * it instead of parsing `body`, and validates it with the same schemas. A transport that sets it
+   * must keep it equal to `body`: the in-process one drops it when `body` is replaced.
+   */
+  json?: unknown;
 }
 
 /** Sends one request and reads the whole body. Rejects only when no status line arrived. */

@@ -1,14 +1,24 @@
 import type { SimErrorExtras } from '../engine/sim-error.js';
+import { jsonValue } from './json-value.js';
 import type { SimResponse } from './types.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-/** `{ok: true, data}`. */
+/**
+ * `{ok: true, data}`: its JSON value, copied now (`json-value.ts`), and its text, written from that
+ * copy when first read (an in-process client that takes the value never needs it).
+ */
 export function okResponse(status: number, data: unknown, requestId: string): SimResponse {
+  const json = jsonValue({ ok: true, data });
+  let text: string | undefined;
   return {
     status,
     headers: { ...JSON_HEADERS, 'x-request-id': requestId },
-    body: JSON.stringify({ ok: true, data }),
+    json,
+    get body(): string {
+      text ??= JSON.stringify(json);
+      return text;
+    },
   };
 }
 

@@ -29,6 +29,8 @@ export interface SimResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** What `JSON.parse(body)` gives, when the router built the body from a value (its own copy). */
+  readonly json?: unknown;
 }
 
 /** What a route handler sees. */
