@@ -1,5 +1,3 @@
-import { type Dec, floatNear } from '../core/decimal.js';
-
 /**
  * Distances in bps between decimals, estimated in floating point with a bound on the error, so
  * that the reconciler decides "is this order within its band, is it toxic" without a 40-digit
@@ -16,6 +14,7 @@ import { type Dec, floatNear } from '../core/decimal.js';
  * when it is more than {@link DECISIVE_MARGIN_BPS} (10⁻⁶ bps, over 30 times the bound) from its
  * threshold.
  */
+import { type Dec, floatNear } from '../core/decimal.js';
 
 /** How far an estimate must be from a threshold for the comparison to be decided by it. */
 export const DECISIVE_MARGIN_BPS = 1e-6;
