@@ -10,6 +10,7 @@ import { apiKeyFileOf, type ApiKeyFile } from './api-key-file.js';
 import { AuthWatch } from './auth-watch.js';
 import { BookWatch } from '../market/book-watch.js';
 import { logDaemonEvent } from './daemon-log.js';
+import { FillMarks } from '../observability/fill-marks.js';
 import {
   resolveTuning,
   type DaemonCloseOptions,
@@ -112,6 +113,14 @@ export class Daemon {
       position: (pair) => this.positions().find((p) => p.pair === pair),
       sideMissing: (pair, side) => this.sideWatch.episode(pair, side),
     });
+    const marks = new FillMarks({
+      now: () => clock.now(),
+      sink: () => this.session?.engine.recordFillMarks.bind(this.session.engine) ?? null,
+      reference: (pair) => this.session?.cycle.last?.strategy.references[pair]?.price ?? null,
+      feeExempt: () => this.preflightReport?.ok === true,
+      onError: (err) => options.logger.debug({ err }, 'a fill mark could not be journaled'),
+    });
+    this.observers.subscribe((e) => marks.observe(e));
   }
 
   /** created → preflight → recovering → running → closing → closed (or failed). */

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { ExecutionConfig, RecoveryConfig } from '../config/schema.js';
-import { openJournal, type Journal } from '../orders/journal/index.js';
+import { openJournal, type FillMarkInput, type Journal } from '../orders/journal/index.js';
 import type { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { PreparedVerification } from '../signing/prepared-verifier.js';
@@ -160,6 +160,14 @@ export class OrderEngine {
       get: (key) => journal.getMeta(key),
       set: (key, value) => journal.setMeta(key, value),
     };
+  }
+
+  /**
+   * Stores what was learnt about fills after they were journaled (reference, fee, markouts; see
+   * `Journal.recordFillMarks`). Throws before start and once the journal is closed.
+   */
+  recordFillMarks(marks: readonly FillMarkInput[]): number {
+    return this.must().journal.recordFillMarks(marks);
   }
 
   /** Orders left alone under the `ignore` policy: untracked, but they count against caps. */
