@@ -94,7 +94,7 @@ export class Daemon {
     });
     this.state = feed.state;
     this.pollers = feed.pollers;
-    this.positionsCalc = new Positions(config.pairs);
+    this.positionsCalc = new Positions(config.pairs, (seq) => this.session?.engine.fillsAfter(seq) ?? []);
     this.keyFile = apiKeyFileOf(options, this.venue);
     this.authWatch = new AuthWatch({
       logger: options.logger,

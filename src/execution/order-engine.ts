@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { ExecutionConfig, RecoveryConfig } from '../config/schema.js';
-import { openJournal, type FillMarkInput, type Journal } from '../orders/journal/index.js';
+import { openJournal, type FillMarkInput, type FillRecord, type Journal } from '../orders/journal/index.js';
 import type { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { PreparedVerification } from '../signing/prepared-verifier.js';
@@ -168,6 +168,11 @@ export class OrderEngine {
    */
   recordFillMarks(marks: readonly FillMarkInput[]): number {
     return this.must().journal.recordFillMarks(marks);
+  }
+
+  /** The journal's fills after sequence number `seq`, oldest first (the cost basis catches up on them). */
+  fillsAfter(seq: number): FillRecord[] {
+    return this.must().journal.fillsAfter(seq);
   }
 
   /** Orders left alone under the `ignore` policy: untracked, but they count against caps. */

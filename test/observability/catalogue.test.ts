@@ -65,6 +65,9 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_filled_quote_total: ['counter', ['pair', 'side']],
   ledger_mm_pnl_realised_quote: ['gauge', ['pair']],
   ledger_mm_pnl_marked_quote: ['gauge', ['pair']],
+  ledger_mm_position_cost_basis: ['gauge', ['pair']],
+  ledger_mm_pnl_cost_realised_quote: ['gauge', ['pair']],
+  ledger_mm_pnl_unrealised_quote: ['gauge', ['pair']],
   // control
   ledger_mm_ready: ['gauge', []],
   ledger_mm_account_status: ['gauge', ['status']],

@@ -222,6 +222,12 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     return rows.map(toFillRecord);
   }
 
+  /** Stored fills after sequence number `seq`, oldest first (an incremental reader's catch-up). */
+  fillsAfter(seq: number): FillRecord[] {
+    this.assertOpen();
+    return this.st.fillsAfter.all(seq).map(toFillRecord);
+  }
+
   /** The transition log, oldest first; of one order when `key` is given. */
   transitions(key?: string): TransitionRow[] {
     this.assertOpen();
