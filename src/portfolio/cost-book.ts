@@ -40,6 +40,11 @@ export class CostBook {
     }
   }
 
+  /** Every pair that filled, with its cost basis. */
+  entries(): [string, CostBasis][] {
+    return [...this.bases];
+  }
+
   /** A pair's cost basis (flat when it never filled). */
   get(pair: string): CostBasis {
     return this.bases.get(pair) ?? FLAT;

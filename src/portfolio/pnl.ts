@@ -6,6 +6,7 @@ import { midPrice } from '../market/mid-history.js';
 import { markToMid } from '../risk/index.js';
 import { unrealisedAt } from './cost-basis.js';
 import { CostBook, type CostSource } from './cost-book.js';
+import type { PairCost } from '../strategy/cost-floor.js';
 
 /**
  * Inventory and PnL per pair, from the fills the execution layer has recorded (the journal's
@@ -46,13 +47,26 @@ export interface PositionCost {
 /** Positions of every configured pair (a pair that never filled is flat). */
 export class Positions {
   private readonly lastMark = new Map<string, Dec>();
-  private readonly costs = new CostBook();
+  private readonly book = new CostBook();
 
   /** `costSource` reads the journal's fills for the cost basis; without it every position is costed flat. */
   constructor(
     private readonly pairs: readonly string[],
     private readonly costSource: CostSource = () => [],
   ) {}
+
+  /**
+   * Each costed pair's position from its fills and average entry price, for the strategy's cost
+   * floor; `mustShrink` names the pairs the risk gate holds reducing.
+   */
+  costs(mustShrink: (pair: string) => boolean = () => false): Record<string, PairCost> {
+    this.book.catchUp(this.costSource);
+    const out: Record<string, PairCost> = {};
+    for (const [pair, b] of this.book.entries()) {
+      out[pair] = { position: b.position, averagePrice: b.averagePrice, mustShrink: mustShrink(pair) };
+    }
+    return out;
+  }
 
   /** The positions at `snapshot`, marked to its mids (or `references`, or the last mark). */
   compute(
@@ -61,7 +75,7 @@ export class Positions {
     references: Readonly<Record<string, { readonly price: Dec }>> = {},
   ): PairPosition[] {
     const names = new Set([...this.pairs, ...inventory.all().map((p) => p.pair)]);
-    this.costs.catchUp(this.costSource);
+    this.book.catchUp(this.costSource);
     const out: PairPosition[] = [];
     for (const pair of [...names].sort()) {
       const inv = inventory.get(pair);
@@ -77,7 +91,7 @@ export class Positions {
         mark,
         pnl,
         realised: realised(inv),
-        cost: costOf(this.costs, pair, mark),
+        cost: costOf(this.book, pair, mark),
         fills: inv.fills,
       });
     }

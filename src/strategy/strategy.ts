@@ -14,6 +14,7 @@ import {
   fundingPools,
   lockFor,
 } from './funding.js';
+import { costFloor, holdToFloor, type PairCost } from './cost-floor.js';
 import { afterFills } from './fill-reaction.js';
 import {
   OPEN_GATE,
@@ -85,13 +86,14 @@ export function computeQuotes(
   inventory: InventoryInput,
   params: StrategyParams,
   timing: PipelineTiming = UNMEASURED,
+  costs: Readonly<Record<string, PairCost>> = {},
 ): StrategyResult {
   const skipped: QuoteSkip[] = [];
   const candidates: FundingCandidate[] = [];
   const references: Record<string, { price: Dec; at: number }> = {};
   for (const pair of Object.keys(params.pairs).sort()) {
     const p = params.pairs[pair] as PairStrategyParams;
-    const out = quotePair(pair, snapshot, ownOrders, inventory, p, timing);
+    const out = quotePair(pair, snapshot, ownOrders, inventory, p, timing, costs[pair]);
     if (out.ok) {
       references[pair] = { price: out.ref, at: out.at };
       candidates.push(...out.candidates);
@@ -126,6 +128,7 @@ function quotePair(
   inventory: InventoryInput,
   p: PairStrategyParams,
   timing: PipelineTiming,
+  cost: PairCost | undefined,
 ): PairOutcome {
   const skip = (reason: string, keepOrders = false): PairOutcome => ({
     ok: false,
@@ -174,6 +177,10 @@ function quotePair(
   const limits = crossLimits(bestPrices(bookWithoutOwn(book, own, pair)), own, pair);
   const gate = holdings === null || share === null ? OPEN_GATE : inventoryGate(holdings, share, p.inventory);
   const pressure = holdings === null || share === null ? 0 : inventoryPressure(holdings, share, p.inventory);
+  // The cost floor yields when a hard limit has shut the side that would add to the position.
+  const addingShut = cost === undefined ? false : cost.position.gt(0) ? !gate.buy : !gate.sell;
+  const floor = costFloor(cost, p.inventory.costFloorBps, addingShut);
+  const tick = effectiveTick(p.guards.tick);
 
   const skipped: QuoteSkip[] = [];
   const candidates: FundingCandidate[] = [];
@@ -191,7 +198,7 @@ function quotePair(
     const levels = sideLevels(
       pair,
       side,
-      side === 'BUY' ? best.bid : best.ask,
+      holdToFloor(side, side === 'BUY' ? best.bid : best.ask, floor, tick),
       sideLimits,
       market,
       ref,

@@ -145,6 +145,11 @@ export const pairParamSpecs = {
       SHARE,
       0,
     ),
+    costFloorBps: param(
+      "The side that reduces the position (from the fills) is not quoted through the position's average entry price by more than this, bps: long, asks stay at or above average x (1 - bps/10000); short, bids at or below average x (1 + bps/10000). Not applied while a hard inventory limit (inventory.maxBase, maxBaseShare, minBaseShare, or the risk gate's inventory guard) says the position must shrink. 0 = off.",
+      BPS,
+      0,
+    ),
   },
   model: enumParam(
     'Quoting model: "spread" (fixed distances and a linear skew), "avellaneda-stoikov", or "latency-aware" (distances, tolerance and toxic-quote cancels in units of the price move over the pipeline\'s measured latency).',
