@@ -16,6 +16,7 @@ import {
 } from './funding.js';
 import { costFloor, holdToFloor, type PairCost } from './cost-floor.js';
 import { afterFills } from './fill-reaction.js';
+import { classicPlan, ladderPlan, type LevelPlan } from './ladder.js';
 import {
   OPEN_GATE,
   baseShare,
@@ -37,15 +38,7 @@ import {
   slotId,
 } from './quote-types.js';
 import { bestPrices, bookWithoutOwn, referencePrice } from './reference-price.js';
-import {
-  bestQuotes,
-  clampDistances,
-  levelPrice,
-  levelQuantity,
-  levelSize,
-  scaledSize,
-  meetMinNotional,
-} from './spread-levels.js';
+import { bestQuotes, clampDistances, levelQuantity, scaledSize, meetMinNotional } from './spread-levels.js';
 
 /**
  * The wallet as the strategy sizes against it, by instrument: `available` is free to commit now
@@ -161,16 +154,8 @@ function quotePair(
     return withRef(`no ${market.base} and no ${market.quote} to quote with`);
   }
 
-  const model = quotingModel(p.model).shape({
-    pair,
-    reference: ref,
-    now,
-    market,
-    holdings,
-    share,
-    params: p,
-    timing,
-  });
+  const modelInput = { pair, reference: ref, now, market, holdings, share, params: p, timing };
+  const model = quotingModel(p.model).shape(modelInput);
   if (!model.ok) return withRef(model.reason);
   const shape = afterFills(model.shape, pair, now, timing.lastFillAt, p.fillReaction);
   const best = bestQuotes(ref, clampDistances(shape, p.spread));
@@ -195,10 +180,33 @@ function quotePair(
       side === 'SELL' && highestBid !== null && (limits.askAbove === null || highestBid.gt(limits.askAbove))
         ? { ...limits, askAbove: highestBid }
         : limits;
+    const ladder = p.levels.ladder?.[side];
+    const count = sideLevelCount(side, pressure, ladder?.length ?? p.levels.count, p.inventory.shedOuterAt);
+    const hold = (price: Dec): Dec => holdToFloor(side, price, floor, tick);
+    let bestRaw = hold(side === 'BUY' ? best.bid : best.ask);
+    let plan: LevelPlan = classicPlan(side, count, p.levels);
+    if (ladder !== undefined) {
+      // Each rung's distance is the model's with the rung as its spread (see ladder.ts).
+      const bestWith = (spreadBps: number): Dec | null => {
+        const spread = { ...p.spread, bidBps: spreadBps, askBps: spreadBps };
+        const m = quotingModel(p.model).shape({ ...modelInput, params: { ...p, spread } });
+        if (!m.ok) return null;
+        const s = afterFills(m.shape, pair, now, timing.lastFillAt, p.fillReaction);
+        const b = bestQuotes(ref, clampDistances(s, p.spread));
+        return side === 'BUY' ? b.bid : b.ask;
+      };
+      const laid = ladderPlan(side, ladder, count, p.levels.sizeUnit, bestWith, hold);
+      if (laid === null) {
+        skipped.push({ pair, side, reason: 'the quoting model gives no price for the first rung' });
+        continue;
+      }
+      bestRaw = laid.best;
+      plan = laid.plan;
+    }
     const levels = sideLevels(
       pair,
       side,
-      holdToFloor(side, side === 'BUY' ? best.bid : best.ask, floor, tick),
+      bestRaw,
       sideLimits,
       market,
       ref,
@@ -206,7 +214,7 @@ function quotePair(
       p,
       shape.tolerance?.[side],
       sizeSkewFactor(side, pressure, p.inventory.sizeSkew),
-      sideLevelCount(side, pressure, p.levels.count, p.inventory.shedOuterAt),
+      plan,
     );
     skipped.push(...levels.skipped);
     candidates.push(...levels.candidates);
@@ -226,7 +234,7 @@ function sideLevels(
   p: PairStrategyParams,
   tolerance: QuoteTolerance | undefined,
   sizeFactor: number,
-  levelCount: number,
+  plan: LevelPlan,
 ): { candidates: FundingCandidate[]; skipped: QuoteSkip[] } {
   const tick = effectiveTick(p.guards.tick);
   const step = p.guards.quantityStep;
@@ -234,16 +242,9 @@ function sideLevels(
   const skipped: QuoteSkip[] = [];
   const best = noCross(roundAway(bestRaw, side, tick), side, limits, tick);
   let prev: Dec | null = null;
-  for (let level = 0; level < levelCount; level++) {
+  for (let level = 0; level < plan.count; level++) {
     let price =
-      best === null
-        ? null
-        : noCross(
-            roundAway(levelPrice(best, side, level, p.levels.spacingBps), side, tick),
-            side,
-            limits,
-            tick,
-          );
+      best === null ? null : noCross(roundAway(plan.price(level, best), side, tick), side, limits, tick);
     // Levels never share or swap prices: each is at least one tick further out than the last.
     if (price !== null && prev !== null && (side === 'BUY' ? price.gte(prev) : price.lte(prev))) {
       price = roundAway(side === 'BUY' ? prev.minus(tick) : prev.plus(tick), side, tick);
@@ -258,7 +259,7 @@ function sideLevels(
       continue;
     }
     const qty = meetMinNotional(
-      levelQuantity(scaledSize(levelSize(level, p.levels), sizeFactor), price, step),
+      levelQuantity(scaledSize(plan.size(level), sizeFactor), price, step),
       price,
       market.minQuoteAmount,
       step,
@@ -279,7 +280,7 @@ function sideLevels(
       locks: lockFor(side, price, qty, market),
       ...(tolerance === undefined
         ? {}
-        : { tolerance: levelTolerance(tolerance, level, p.levels.spacingBps) }),
+        : { tolerance: levelTolerance(tolerance, level, plan.extraBps(level)) }),
     };
     candidates.push({ quote, instruments: market, minNotional: market.minQuoteAmount, quantityStep: step });
   }
@@ -291,8 +292,7 @@ function sideLevels(
  * every level is repriced where level 0 would be (a deep quote the price approaches becomes the
  * inner one instead of costing a placement), and the toxic edge stays the same for all.
  */
-function levelTolerance(t: QuoteTolerance, level: number, spacingBps: number): QuoteTolerance {
+function levelTolerance(t: QuoteTolerance, level: number, extra: number): QuoteTolerance {
   if (level === 0) return t;
-  const extra = level * spacingBps;
   return { ...t, insideBps: t.insideBps + extra, outsideBps: t.outsideBps + extra };
 }

@@ -3,6 +3,7 @@ import {
   BPS,
   type ConfigOf,
   JSON_PATH,
+  LADDER,
   NON_NEG_DEC,
   NON_NEG_NUM,
   OPT_DEC,
@@ -97,6 +98,11 @@ export const pairParamSpecs = {
     ),
     size: param('Size of level 0, in levels.sizeUnit.', POS_DEC, '0.01'),
     sizeIncrement: param('Added to the size per level further out, in levels.sizeUnit.', NON_NEG_DEC, '0'),
+    ladder: param(
+      'A free-form ladder instead of levels.count, spacingBps, size and sizeIncrement: [] (off), [{"spreadBps": 10, "size": "0.01"}, ...] for both sides, or {"buy": [...], "sell": [...]}. Rungs innermost first; each is a level at spreadBps from the reference (it takes the place of spread.bidBps/askBps for that level: skew, the model\'s own floor and spread.minBps/maxBps apply) with size in levels.sizeUnit. With a ladder, levels.count must be 1 and levels.sizeIncrement 0.',
+      LADDER,
+      [],
+    ),
   },
   inventory: {
     targetBaseShare: param(
