@@ -4,6 +4,10 @@
  * its own files and the folders BELOW it in LAYERS, never one above: the data flows one way (see
  * the README's Architecture section, which shows the same order). Type-only imports count.
  *
+ * The hedge venue and the hedger (`hedge/`) sit above the portfolio (they read positions) and
+ * below observability (metrics read them), the daemon (wires them) and the simulator (whose
+ * simulated hedge venue implements the hedge layer's venue contract).
+ *
  * The simulated venue (`sim/`) is a stand-in for the real one: the lab and the commands may use
  * it, the daemon and everything it is built from may not (PRODUCTION).
  *
@@ -25,6 +29,7 @@ const LAYERS = [
   'risk',
   'execution',
   'portfolio',
+  'hedge',
   'observability',
   'sim',
   'daemon',
@@ -41,6 +46,7 @@ const PRODUCTION = [
   'risk',
   'execution',
   'portfolio',
+  'hedge',
   'observability',
   'daemon',
   'watchdog',

@@ -18,13 +18,23 @@
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
+# node-gyp builds native modules (better-sqlite3, when its prebuilt binary cannot be fetched)
+# against the base image's own Node headers instead of downloading them.
+ARG npm_config_nodedir=/usr/local
 WORKDIR /app
 # Toolchain for native modules that have no prebuilt binary for this platform.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci
+# Behind a TLS proxy with its own CA: pass the machine's CA bundle as a build secret,
+#   --secret id=ca-bundle,src=/etc/ssl/certs/ca-certificates.crt
+# It is mounted for this step only, in the build stage only: no layer and no image keeps it.
+RUN --mount=type=secret,id=ca-bundle \
+    if [ -s /run/secrets/ca-bundle ]; then \
+      export NODE_EXTRA_CA_CERTS=/run/secrets/ca-bundle npm_config_cafile=/run/secrets/ca-bundle; \
+    fi \
+ && npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev

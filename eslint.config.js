@@ -34,7 +34,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // Plain-JavaScript scripts run by CI as they are (scripts/container-contract.mjs).
+    // Plain-JavaScript scripts run by CI as they are (scripts/*.mjs).
     files: ['scripts/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {

@@ -9,7 +9,12 @@ import { ConfigError, formatConfigError } from '../config/errors.js';
 import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
 import { parseSeedList } from '../lab/simulate/seed-list.js';
 import { JOBS_HELP, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
-import { BASELINES, type StrategyName } from '../lab/simulate/strategies.js';
+import { BASELINE_NAMES, type StrategyName } from '../lab/simulate/strategies.js';
+import { DEFAULT_SUITE, SUITES } from '../lab/regimes/suite.js';
+import { formatRegimesSummary } from '../lab/regimes/regimes-report.js';
+import type * as RegimesModuleNs from '../lab/regimes/run-regimes.js';
+import { loadReplays, parsePriceArg } from '../lab/replay/load-replays.js';
+import { DEFAULT_MAX_GAP_MS, ReplayError } from '../lab/replay/price-series.js';
 import type { RunCost } from '../lab/simulate/strategy-runner.js';
 import { formatSummary } from '../lab/simulate/summary-table.js';
 import { formatSeedsSummary } from '../lab/simulate/seeds-report.js';
@@ -54,7 +59,22 @@ Options:
       --compare          Also run the baselines on the same seed and market, and print each
                          figure beside the daemon's with its ratio: cancel-then-replace (cancel
                          all, wait, place all again) and no-tolerance (priceToleranceBps 0).
-      --baseline NAME    With --compare, run only this baseline (repeatable).
+      --baseline NAME    With --compare or --regimes, run only this baseline (repeatable):
+                         ${BASELINE_NAMES.join(', ')}.
+      --prices PAIR=FILE Drive PAIR's reference from a recorded series instead of the model, on
+                         the same fake clock, takers and background makers acting around it
+                         (repeatable, one per pair). FILE is CSV (timestamp,price, or trades
+                         with a time and a price column) or Parquet; see docs/lab/replay.md.
+      --max-gap S        The widest gap between recorded rows, seconds (default
+                         ${DEFAULT_MAX_GAP_MS / 1000}); a wider one is an error, never interpolated.
+      --regimes [SUITE]  Run the scenario in every market regime of SUITE (default
+                         ${DEFAULT_SUITE}: ${(SUITES[DEFAULT_SUITE] ?? []).map((r) => r.name).join(', ')}) on every
+                         seed of --seeds (default 1-4), beside cancel-then-replace and the tuned
+                         plain spread model (tuned-spread): per regime the mean PnL, spread
+                         captured, markout, inventory std, uptime and halts, the worst regime
+                         named, and the targets. DIR/report.json and DIR/report.html over the
+                         regimes, each regime's multi-seed report in DIR/<regime>/. See
+                         docs/lab/market-regimes.md.
 ${JOBS_HELP}
       --json             Print the report (without its chart series) as JSON instead of tables.
   -h, --help             Show this help.
@@ -82,6 +102,12 @@ interface SimulateArgs {
   readonly json: boolean;
   /** `--jobs`: runs at once (null: the default). */
   readonly jobs: number | null;
+  /** `--regimes SUITE`, or null. */
+  readonly regimes: string | null;
+  /** `--prices`: pair → file (absent: none). */
+  readonly prices?: Readonly<Record<string, string>>;
+  /** `--max-gap`, ms (absent: the default). */
+  readonly maxGapMs?: number;
 }
 
 /** Seams of {@link runSimulate} (tests). */
@@ -101,7 +127,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   let v: Record<string, string | string[] | boolean | undefined>;
   try {
     ({ values: v } = parseArgs({
-      args: argv,
+      args: withDefaultSuite(argv),
       options: {
         hours: { type: 'string' },
         seed: { type: 'string', short: 's' },
@@ -112,6 +138,9 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
         out: { type: 'string' },
         compare: { type: 'boolean', default: false },
         baseline: { type: 'string', multiple: true },
+        regimes: { type: 'string' },
+        prices: { type: 'string', multiple: true },
+        'max-gap': { type: 'string' },
         jobs: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -138,13 +167,33 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   const seeds = seedsText === undefined ? null : parseSeedList(seedsText);
   if (seeds !== null && 'error' in seeds) return { error: `--seeds: ${seeds.error}` };
   const baselines = (v['baseline'] as string[] | undefined) ?? null;
-  const unknown = baselines?.find((b) => !(BASELINES as readonly string[]).includes(b));
+  const unknown = baselines?.find((b) => !(BASELINE_NAMES as readonly string[]).includes(b));
   if (unknown !== undefined)
-    return { error: `--baseline must be one of ${BASELINES.join(', ')}, got "${unknown}"` };
-  if (baselines !== null && v['compare'] !== true) return { error: '--baseline needs --compare' };
+    return { error: `--baseline must be one of ${BASELINE_NAMES.join(', ')}, got "${unknown}"` };
+  const regimes = (v['regimes'] as string | undefined) ?? null;
+  if (regimes !== null && SUITES[regimes] === undefined)
+    return { error: `--regimes: unknown suite "${regimes}" (suites: ${Object.keys(SUITES).join(', ')})` };
+  if (regimes !== null && seed !== undefined)
+    return { error: '--regimes runs --seeds (default 1-4), not --seed' };
+  if (baselines !== null && v['compare'] !== true && regimes === null)
+    return { error: '--baseline needs --compare or --regimes' };
   const jobs = parseJobs(v['jobs'] as string | undefined);
   if (jobs === undefined) return { error: `--jobs must be an integer in [1, ${MAX_JOBS}]` };
+  const prices: Record<string, string> = {};
+  for (const text of (v['prices'] as string[] | undefined) ?? []) {
+    const p = parsePriceArg(text);
+    if ('error' in p) return { error: p.error };
+    if (prices[p.pair] !== undefined) return { error: `--prices ${p.pair} is given twice` };
+    prices[p.pair] = p.file;
+  }
+  const gapText = v['max-gap'] as string | undefined;
+  const maxGap = gapText === undefined ? null : /^(\d+\.?\d*|\.\d+)$/.test(gapText) ? Number(gapText) : NaN;
+  if (maxGap !== null && !(maxGap > 0))
+    return { error: `--max-gap must be a number of seconds > 0, got "${gapText}"` };
+  if (maxGap !== null && Object.keys(prices).length === 0) return { error: '--max-gap needs --prices' };
   return {
+    ...(Object.keys(prices).length === 0 ? {} : { prices }),
+    ...(maxGap === null ? {} : { maxGapMs: maxGap * 1000 }),
     hours,
     seed: seed === undefined ? DEFAULT_SEED : parseSeed(seed),
     seeds,
@@ -156,10 +205,18 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
     baselines: baselines as StrategyName[] | null,
     json: v['json'] === true,
     jobs,
+    regimes,
   };
 }
 
-type SimulateModule = typeof SimulateModuleNs & typeof MultiSeedModuleNs;
+/** `--regimes` with no suite after it (last, or before another option) names the default suite. */
+function withDefaultSuite(argv: string[]): string[] {
+  return argv.flatMap((a, i) =>
+    a === '--regimes' && (i === argv.length - 1 || argv[i + 1]!.startsWith('-')) ? [a, DEFAULT_SUITE] : [a],
+  );
+}
+
+type SimulateModule = typeof SimulateModuleNs & typeof MultiSeedModuleNs & typeof RegimesModuleNs;
 
 /**
  * The simulation modules, loaded on demand: they drive the daemon with @sinonjs/fake-timers, and
@@ -170,6 +227,7 @@ async function loadLab(): Promise<SimulateModule | string> {
     return {
       ...(await import('../lab/simulate/simulate.js')),
       ...(await import('../lab/simulate/multi-seed.js')),
+      ...(await import('../lab/regimes/run-regimes.js')),
     };
   } catch (err) {
     const missing =
@@ -210,12 +268,40 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
     ...(args.jobs === null ? {} : { concurrency: args.jobs }),
   };
   const out = resolve(io.cwd, args.out);
+  if (args.prices !== undefined) {
+    // Read every series once here, so a bad file fails before any run starts.
+    try {
+      await loadReplays({
+        prices: args.prices,
+        cwd: io.cwd,
+        durationMs: Math.round(args.hours * 3_600_000),
+        ...(args.maxGapMs === undefined ? {} : { maxGapMs: args.maxGapMs }),
+      });
+    } catch (err) {
+      if (!(err instanceof ReplayError)) throw err;
+      io.stderr(`ledger-mm simulate: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
+  }
   let text: string;
   let json: unknown;
   let files: { json: string; html: string };
   let ok: boolean;
   try {
-    if (args.seeds === null) {
+    if (args.regimes !== null) {
+      const report = await lab.simulateRegimes({
+        ...common,
+        suite: args.regimes,
+        seeds: args.seeds ?? [1, 2, 3, 4],
+        dir: out,
+        onRegime: (name, i, n) => io.stderr(`ledger-mm simulate: regime ${i + 1}/${n}: ${name}\n`),
+      });
+      files = lab.writeRegimesReport(report, out);
+      text = formatRegimesSummary(report);
+      json = report;
+      // The targets are findings to read; a broken invariant is a failed run.
+      ok = report.checks.every((c) => c.name !== 'zero invariant breaks' || c.ok);
+    } else if (args.seeds === null) {
       const report = await lab.simulate(common);
       files = lab.writeReport(report, out);
       text = formatSummary(report);

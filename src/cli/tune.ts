@@ -13,6 +13,10 @@ import { candidates, gridSize } from '../lab/tune/search.js';
 import { formatTune } from '../lab/tune/tune-report.js';
 import { parseTuneParam, TuneParamError, type TuneParam } from '../lab/tune/tune-params.js';
 import type * as TuneModuleNs from '../lab/tune/tune.js';
+import type * as ShardsModuleNs from '../lab/tune/shards.js';
+import { parseShard, type ShardSpec } from '../lab/tune/shards.js';
+import { suiteRegimes, SUITES } from '../lab/regimes/suite.js';
+import type { RegimeRanking, RegimeSpec } from '../lab/tune/tune.js';
 import { scrubText } from '../logging/redact.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
 
@@ -50,7 +54,8 @@ Options:
                          instead of all of them.
       --search-seed S    Seed of the random draw (default 1).
       --train LIST       Training seeds (default ${DEFAULTS.train}).
-      --test LIST        Test seeds, disjoint from the training seeds (default ${DEFAULTS.test}).
+      --test LIST        Test seeds, disjoint from the training seeds (default ${DEFAULTS.test});
+                         "none" for no test runs.
       --top N            How many of the best go on to the test seeds (default ${DEFAULTS.top}).
       --min-captured B   Least mean spread captured, bps (default ${DEFAULTS.minCapturedBps}).
       --min-uptime S     Least two-sided uptime on every seed, a share (default ${DEFAULTS.minUptime}).
@@ -60,6 +65,15 @@ Options:
       --market FILE      The simulated venue (default: the package's config/sim.json).
       --out DIR          Where report.json and the candidates' config files go (default ${DEFAULTS.out}).
 ${JOBS_HELP}
+      --regimes SUITE    Run every candidate in every market regime of SUITE (${Object.keys(SUITES).join(', ')}),
+                         on every training (and test) seed, and rank on --rank-on.
+      --rank-on HOW      With --regimes: "mean" (default), the mean over the regimes of each
+                         regime's mean PnL, or "worst", the worst regime's mean PnL.
+      --shard i/N        Run only the i-th of N slices of the training runs (every N-th run)
+                         and write their figures to DIR/shard-i-of-N.json; no ranking.
+      --collect DIR      Merge the shards in DIR (written by --shard with the same options),
+                         rank, run the test seeds here and report as one run would. See
+                         docs/lab/sweeps.md.
       --json             Print report.json instead of tables.
   -h, --help             Show this help.
 
@@ -84,6 +98,9 @@ interface TuneArgs {
   readonly json: boolean;
   /** `--jobs`: runs at once (null: the default). */
   readonly jobs: number | null;
+  readonly regimes: RegimeSpec | null;
+  readonly shard: ShardSpec | null;
+  readonly collect: string | null;
 }
 
 const intIn = (text: string | undefined, def: number, min: number, max: number): number | null => {
@@ -116,6 +133,10 @@ function parse(argv: string[]): TuneArgs | 'help' | { error: string } {
         market: { type: 'string' },
         out: { type: 'string' },
         jobs: { type: 'string' },
+        regimes: { type: 'string' },
+        'rank-on': { type: 'string' },
+        shard: { type: 'string' },
+        collect: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -140,13 +161,27 @@ function parse(argv: string[]): TuneArgs | 'help' | { error: string } {
   if (twice !== undefined) return { error: `--param ${twice} is given twice` };
   const train = parseSeedList((v['train'] as string | undefined) ?? DEFAULTS.train);
   if ('error' in train) return { error: `--train: ${train.error}` };
-  const test = parseSeedList((v['test'] as string | undefined) ?? DEFAULTS.test);
+  const testText = (v['test'] as string | undefined) ?? DEFAULTS.test;
+  const test = testText === 'none' ? [] : parseSeedList(testText);
   if ('error' in test) return { error: `--test: ${test.error}` };
   if (train.some((s) => test.includes(s))) return { error: '--train and --test must not share a seed' };
   const random = v['random'] === undefined ? null : intIn(v['random'] as string, 0, 1, MAX_RUNS);
   if (random === null && v['random'] !== undefined)
     return { error: `--random must be an integer in [1, ${MAX_RUNS}]` };
-  const runs = Math.min(random ?? Infinity, gridSize(params)) * train.length;
+  const suite = (v['regimes'] as string | undefined) ?? null;
+  if (suite !== null && SUITES[suite] === undefined)
+    return { error: `--regimes: unknown suite "${suite}" (suites: ${Object.keys(SUITES).join(', ')})` };
+  const rankOn = (v['rank-on'] as string | undefined) ?? 'mean';
+  if (rankOn !== 'mean' && rankOn !== 'worst') return { error: '--rank-on must be mean or worst' };
+  if (v['rank-on'] !== undefined && suite === null) return { error: '--rank-on needs --regimes' };
+  const ranking: RegimeRanking = rankOn;
+  const regimes = suite === null ? null : { names: suiteRegimes(suite).map((r) => r.name), rankOn: ranking };
+  const shardText = v['shard'] as string | undefined;
+  const shard = shardText === undefined ? null : parseShard(shardText);
+  if (shard !== null && 'error' in shard) return { error: shard.error };
+  const collect = (v['collect'] as string | undefined) ?? null;
+  if (shard !== null && collect !== null) return { error: 'give --shard or --collect, not both' };
+  const runs = Math.min(random ?? Infinity, gridSize(params)) * train.length * (regimes?.names.length ?? 1);
   if (runs > MAX_RUNS)
     return { error: `the search asks for ${runs} runs (at most ${MAX_RUNS}): use --random N` };
   const top = intIn(v['top'] as string | undefined, DEFAULTS.top, 1, 100);
@@ -183,6 +218,9 @@ function parse(argv: string[]): TuneArgs | 'help' | { error: string } {
     out: (v['out'] as string | undefined) ?? DEFAULTS.out,
     json: v['json'] === true,
     jobs,
+    regimes,
+    shard,
+    collect,
   };
 }
 
@@ -203,12 +241,15 @@ export async function runTune(argv: string[], io: CommandIo, seams: TuneSeams = 
     return EXIT.USAGE;
   }
   // Loaded on demand, as simulate's modules are: they need @sinonjs/fake-timers.
-  const lab: typeof TuneModuleNs = await import('../lab/tune/tune.js');
+  const lab: typeof TuneModuleNs & typeof ShardsModuleNs = {
+    ...(await import('../lab/tune/tune.js')),
+    ...(await import('../lab/tune/shards.js')),
+  };
   const out = resolve(io.cwd, args.out);
   const started = performance.now();
   let report;
   try {
-    report = await lab.tune({
+    const options = {
       input: { ...args, seed: args.train[0]!, cwd: io.cwd, env: io.env },
       params: args.params,
       candidates: candidates(args.params, args.random, args.searchSeed),
@@ -220,8 +261,25 @@ export async function runTune(argv: string[], io: CommandIo, seams: TuneSeams = 
       progress: { write: io.stderr, tty: process.stderr.isTTY === true },
       ...(seams.workers === undefined ? {} : { workers: seams.workers }),
       ...(args.jobs === null ? {} : { concurrency: args.jobs }),
-    });
+      ...(args.regimes === null ? {} : { regimes: args.regimes }),
+    };
+    if (args.shard !== null) {
+      // Each shard writes the candidates' config files in a directory of its own (pods of one
+      // sweep share DIR), and its figures beside the others' in DIR.
+      const own = join(out, `work-${args.shard.index}-of-${args.shard.count}`);
+      const file = await lab.tuneShard({ ...options, dir: own }, args.shard, out);
+      io.stdout(`wrote ${file} (shard ${args.shard.index}/${args.shard.count})\n`);
+      return EXIT.OK;
+    }
+    report =
+      args.collect === null
+        ? await lab.tune(options)
+        : await lab.collectTune(options, resolve(io.cwd, args.collect));
   } catch (err) {
+    if (err instanceof lab.ShardError) {
+      io.stderr(`ledger-mm tune: ${err.message}\n`);
+      return EXIT.USAGE;
+    }
     if (err instanceof ConfigError) {
       io.stderr(`ledger-mm tune: invalid configuration:\n${formatConfigError(err)}\n`);
       return EXIT.USAGE;

@@ -4,6 +4,7 @@ import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
 import type { OrderEngine } from '../execution/order-engine.js';
 import type { MarketPollers, MarketState } from '../market/index.js';
+import type { ExchangesReference, PairReferenceReport } from '../market/reference/exchanges-reference.js';
 import type { DaemonStateView } from '../observability/state-view.js';
 import type { VenueClient } from '../venue/index.js';
 import { apiKeyFileOf, type ApiKeyFile } from './api-key-file.js';
@@ -55,6 +56,7 @@ export class Daemon {
   private readonly venue: VenueClient;
   private readonly state: MarketState;
   private readonly pollers: MarketPollers;
+  private readonly reference: ExchangesReference | null;
   private readonly bookWatch = new BookWatch();
   private readonly balances = new LocalBalances();
   private readonly positionsCalc: Positions;
@@ -91,9 +93,11 @@ export class Daemon {
       ...random,
       onBalances: (at) => this.session?.onBalancesPolled(at),
       onError: (poller, error) => this.onPollError(poller, error),
+      logger: options.logger,
     });
     this.state = feed.state;
     this.pollers = feed.pollers;
+    this.reference = feed.reference;
     this.positionsCalc = new Positions(config.pairs, (seq) => this.session?.engine.fillsAfter(seq) ?? []);
     this.keyFile = apiKeyFileOf(options, this.venue);
     this.authWatch = new AuthWatch({
@@ -222,6 +226,11 @@ export class Daemon {
       pairs: this.live.config.pairs,
       provisional: this.provisional?.begun === true,
     });
+  }
+
+  /** The "exchanges" reference of every pair that has one, for metrics (empty without one). */
+  referenceReport(): readonly PairReferenceReport[] {
+    return this.reference?.report() ?? [];
   }
 
   /** The state for metrics and `/status`, fresh per call. */

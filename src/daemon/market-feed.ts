@@ -2,6 +2,11 @@ import type { Clock } from '../core/clock.js';
 import type { MmConfig } from '../config/schema.js';
 import { MarketState, createMarketPollers, type MarketPollers } from '../market/index.js';
 import type { MarketStateOptions } from '../market/market-state.js';
+import type { Logger } from '../logging/logger.js';
+import { type ExchangeFactory, ccxtExchangeFactory } from '../market/reference/ccxt-exchanges.js';
+import { type ExchangesReference, exchangesReferenceOf } from '../market/reference/exchanges-reference.js';
+import { pairConfig } from '../config/sections/strategy-rules.js';
+import { toPairParams } from '../strategy/params.js';
 import type { VenueClient } from '../venue/client.js';
 import type { Balance } from '../venue/schemas.js';
 
@@ -30,6 +35,8 @@ export class ObservedMarketState extends MarketState {
 export interface MarketFeed {
   readonly state: ObservedMarketState;
   readonly pollers: MarketPollers;
+  /** The "exchanges" reference, started with the pollers; null unless a pair uses it. */
+  readonly reference: ExchangesReference | null;
 }
 
 /** Builds the market feed of `config`. */
@@ -40,11 +47,31 @@ export function createMarketFeed(opts: {
   readonly random?: () => number;
   readonly onBalances: (at: number) => void;
   readonly onError: (poller: string, error: unknown) => void;
+  readonly logger?: Logger;
+  /** Makes the ccxt exchanges of the "exchanges" reference; default ccxt's own (tests inject). */
+  readonly exchanges?: ExchangeFactory;
 }): MarketFeed {
   const { config } = opts;
   const state = new ObservedMarketState(
     { pairs: config.pairs, tradesKeep: config.market.trades.keep, mids: config.market.mids },
     opts.onBalances,
+  );
+  const reference = exchangesReferenceOf(
+    config.pairs.map((pair) => {
+      const p = toPairParams(pairConfig(config.strategy, pair));
+      return { pair, source: p.reference.source, settings: p.exchanges };
+    }),
+    {
+      clock: opts.clock,
+      exchanges:
+        opts.exchanges ?? ccxtExchangeFactory({ timeoutMs: config.strategy.defaults.exchanges.timeoutMs }),
+      onReadings: (pair, readings) => state.setSources(pair, readings),
+      ...(opts.logger === undefined ? {} : { log: opts.logger }),
+      venueMid: (pair) => {
+        const mids = state.snapshot(opts.clock.now()).pairs[pair]?.mids;
+        return mids?.[mids.length - 1]?.price ?? null;
+      },
+    },
   );
   const pollers = createMarketPollers({
     config: config.market,
@@ -54,6 +81,7 @@ export function createMarketFeed(opts: {
     state,
     ...(opts.random === undefined ? {} : { random: opts.random }),
     onError: opts.onError,
+    ...(reference === null ? {} : { feeds: [reference] }),
   });
-  return { state, pollers };
+  return { state, pollers, reference };
 }

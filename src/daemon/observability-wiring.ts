@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import type { MmConfig, WatchdogConfig } from '../config/schema.js';
 import type { Logger } from '../logging/logger.js';
+import type { PairReferenceReport } from '../market/reference/exchanges-reference.js';
 import { observeEvent } from '../observability/bind-events.js';
 import { observeConfigReload, observeRiskDenials } from '../observability/control-events.js';
 import { observeMarkoutEvent } from '../observability/markout-metrics.js';
@@ -8,6 +9,7 @@ import { createMetrics, type Metrics } from '../observability/create-metrics.js'
 import { DaemonHeartbeat, HeartbeatFileWriter } from '../observability/heartbeat.js';
 import { ObservabilityServer } from '../observability/http-server.js';
 import type { Readiness } from '../observability/readiness.js';
+import { ReferenceMetricsWriter } from '../observability/reference-metrics.js';
 import { registerReadinessGauge } from '../observability/readiness-gauge.js';
 import { registerStateCollector } from '../observability/state-collector.js';
 import type { DaemonStateView } from '../observability/state-view.js';
@@ -39,6 +41,8 @@ export interface ObservableDaemon {
   subscribe(listener: (event: DaemonEvent) => void): () => void;
   readiness(): Readiness;
   stateView(): DaemonStateView;
+  /** The "exchanges" reference's sources (absent or empty: no reference metrics). */
+  referenceReport?(): readonly PairReferenceReport[];
 }
 
 /** Options of {@link observabilityAttachment}. */
@@ -129,6 +133,8 @@ export async function attachObservability(
             opts.logger?.warn({ err }, `heartbeat file ${hb.heartbeatFile} cannot be written`),
         });
   const collector = registerStateCollector(metrics, () => daemon.stateView());
+  const referenceWriter = new ReferenceMetricsWriter(metrics.reference);
+  const unhookReference = metrics.hooks.add(() => referenceWriter.refresh(daemon.referenceReport?.() ?? []));
   const readiness = (): Readiness => daemon.readiness();
   const unregisterReady = registerReadinessGauge(metrics, readiness);
   const server = new ObservabilityServer({
@@ -149,6 +155,7 @@ export async function attachObservability(
   });
   const release = (): void => {
     unsubscribe();
+    unhookReference();
     collector.unregister();
     unregisterReady();
     metrics.close();

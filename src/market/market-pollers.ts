@@ -45,6 +45,11 @@ export interface MarketPollersOptions {
   readonly random?: () => number;
   /** Each failed run, with the poller's name (`book:BTC/USDC`, `balances`…). Must not throw. */
   readonly onError?: (poller: string, error: unknown) => void;
+  /**
+   * Public market data from elsewhere, started and closed with the book and trade pollers (the
+   * "exchanges" reference, `src/market/reference/`). Its `start` must be idempotent.
+   */
+  readonly feeds?: readonly { start(): void; close(): Promise<void> }[];
 }
 
 /**
@@ -64,9 +69,11 @@ export interface MarketPollersOptions {
 export class MarketPollers {
   readonly state: MarketState;
   private readonly byName = new Map<string, Poller>();
+  private readonly feeds: readonly { start(): void; close(): Promise<void> }[];
 
   /** Throws RangeError when an interval is below the venue's floors (config validation refuses them too). */
   constructor(options: MarketPollersOptions) {
+    this.feeds = options.feeds ?? [];
     const { config, venue, clock } = options;
     if (config.book.intervalMs < MIN_BOOK_POLL_MS) {
       throw new RangeError(`market.book.intervalMs must be at least ${MIN_BOOK_POLL_MS} ms`);
@@ -153,6 +160,7 @@ export class MarketPollers {
   /** Starts every poller; each runs at once, then on its own timer. Idempotent. */
   start(): void {
     for (const p of this.byName.values()) p.start();
+    for (const f of this.feeds) f.start();
   }
 
   /**
@@ -163,11 +171,13 @@ export class MarketPollers {
   startMarketData(): void {
     for (const [name, p] of this.byName)
       if (name.startsWith('book:') || name.startsWith('trades:')) p.start();
+    for (const f of this.feeds) f.start();
   }
 
   /** Stops every poller, aborting and awaiting the runs in flight. Idempotent. */
   async close(): Promise<void> {
     await Promise.all([...this.byName.values()].map((p) => p.close()));
+    await Promise.all(this.feeds.map((f) => f.close()));
   }
 }
 

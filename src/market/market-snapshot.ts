@@ -1,4 +1,5 @@
 import type { Dec } from '../core/decimal.js';
+import type { SourceReading } from './reference/combine-sources.js';
 
 /**
  * The daemon's own orders as the strategy sees them beside the snapshot; the type is the orders
@@ -72,6 +73,11 @@ export interface PairMarket {
   readonly trades: readonly TradeView[];
   /** The external reference feed, when configured and fresh enough to be reported. */
   readonly external: ExternalPrice | null;
+  /**
+   * The exchanges of the "exchanges" reference, with their last prices (`src/market/reference/`).
+   * Absent unless the pair's reference source is "exchanges".
+   */
+  readonly sources?: readonly SourceReading[];
   /**
    * Recent mid prices, oldest first, one per book poll that had both sides; bounded in age and
    * count. Optional for compatibility: absent means no history (treat as empty).

@@ -10,6 +10,7 @@ import type {
   TradeView,
 } from './market-snapshot.js';
 import { appendMid, midPrice, type MidHistoryLimits } from './mid-history.js';
+import type { SourceReading } from './reference/combine-sources.js';
 import { mergeTrades, tradeIds } from './trade-window.js';
 import {
   toAccountView,
@@ -52,6 +53,8 @@ interface PairSlot {
   trades: readonly TradeView[];
   mids: readonly MidSample[];
   external: { price: Dec; at: number } | null;
+  /** The "exchanges" reference sources; undefined unless the pair has them. */
+  sources?: readonly SourceReading[];
   /** The frozen view, rebuilt only after a write. */
   view: PairMarket | null;
 }
@@ -226,6 +229,14 @@ export class MarketState {
     slot.view = null;
   }
 
+  /** Sets a pair's "exchanges" reference sources and their last prices (the strategy's median input). */
+  setSources(pair: string, readings: readonly SourceReading[]): void {
+    const slot = this.slots.get(pair);
+    if (slot === undefined) return;
+    slot.sources = Object.freeze([...readings]);
+    slot.view = null;
+  }
+
   /** When `source` last succeeded (clock ms), or null. */
   lastSuccessAt(source: MarketSource): number | null {
     return this.successes.get(source) ?? null;
@@ -268,6 +279,7 @@ export class MarketState {
       trades: slot.trades,
       external: slot.external,
       mids: slot.mids,
+      ...(slot.sources === undefined ? {} : { sources: slot.sources }),
     });
     return slot.view;
   }

@@ -11,6 +11,7 @@ import { bindExecutionEvents } from './bind-events.js';
 import { observeOrderObservation } from './bind-registry.js';
 import { observeConfigReload, observeRiskDenials } from './control-events.js';
 import { createMetrics, type Metrics } from './create-metrics.js';
+import { ReferenceMetricsWriter } from './reference-metrics.js';
 import { registerStateCollector } from './state-collector.js';
 import type { DaemonStateView, LiveQuoteView, PairStateView } from './state-view.js';
 import { bindVenueClientHooks } from './venue-hooks.js';
@@ -223,6 +224,35 @@ export function populate(metrics: Metrics, now: number): void {
       order,
     });
   }
+  new ReferenceMetricsWriter(metrics.reference).refresh(
+    PAIRS.map((pair) => ({
+      pair,
+      minSources: 2,
+      usable: 1,
+      combination: { ok: false, reason: '1 of 2 reference sources usable, need 2', verdicts: [] },
+      venueMidDeviationBps: 3.5,
+      sources: [
+        {
+          id: 'binance:BTC/USDT',
+          state: 'used',
+          ageMs: 800,
+          deviationBps: 1.2,
+          errors: 2,
+          outliers: 1,
+          mode: 'websocket',
+        },
+        {
+          id: 'kraken:BTC/USD',
+          state: 'stale',
+          ageMs: 12_000,
+          deviationBps: -4,
+          errors: 9,
+          outliers: 0,
+          mode: 'rest',
+        },
+      ],
+    })),
+  );
 }
 
 /** Scrapes a fully populated registry `n` times; returns ms per scrape. */

@@ -13,6 +13,7 @@ import { createOrderMetrics, type OrderMetrics } from './order-metrics.js';
 import { createPipelineMetrics, type PipelineMetrics } from './pipeline-metrics.js';
 import { QueueState } from './queue-state.js';
 import { createQuotingMetrics, type QuotingMetrics } from './quoting-metrics.js';
+import { createReferenceMetrics, type ReferenceMetrics } from './reference-metrics.js';
 import { ScrapeHooks } from './scrape-hooks.js';
 import { createVenueMetrics, type VenueMetrics } from './venue-metrics.js';
 
@@ -57,6 +58,8 @@ export interface Metrics {
   /** Fill markouts against the ownless book mid, and the tracker measuring them. */
   readonly markouts: MarkoutMetrics;
   readonly control: ControlMetrics;
+  /** The "exchanges" reference's sources (`reference-metrics.ts`); no series unless a pair uses it. */
+  readonly reference: ReferenceMetrics;
   /** The label-value guards (bounded cardinality). */
   readonly labels: MetricLabels;
   /** The last execution-queue figures. */
@@ -105,6 +108,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const venue = createVenueMetrics(f);
   const money = createMoneyMetrics(f);
   const markouts = createMarkoutMetrics(f, now);
+  const reference = createReferenceMetrics(f);
   control = createControlMetrics(f);
   const ctl = control;
   const labels = createLabelGuards(opts, () => ctl.labelOverflow.inc());
@@ -153,6 +157,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
     money,
     markouts,
     control,
+    reference,
     labels,
     queues,
     hooks,

@@ -1,5 +1,6 @@
 import type { Dec } from '../core/decimal.js';
 import { ZERO } from '../core/decimal.js';
+import { combineSources } from '../market/reference/combine-sources.js';
 import type { BookView, Level, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
 import type { ReferenceSourceName } from '../config/sections/strategy-params.js';
 import type { PairStrategyParams } from './params.js';
@@ -110,12 +111,14 @@ function fresh(at: number, now: number, maxAgeMs: number): boolean {
  * The reference price of one pair from its configured source, or the reason there is none: no
  * data, data older than the source's max age, an empty side of the own-less book. The caller
  * does not quote the pair without one. `p` is the pair's `reference` section and, for the
- * "external" source, its `external` section (`external.maxAgeMs`).
+ * "external" source, its `external` section (`external.maxAgeMs`); for the "exchanges" source,
+ * its `exchanges` section: the weighted median of the fresh, non-outlier sources, or none with
+ * fewer than `exchanges.minSources` of them (`src/market/reference/combine-sources.ts`).
  */
 export function referencePrice(
   market: PairMarket,
   own: readonly OwnOrderView[],
-  p: Pick<PairStrategyParams, 'reference' | 'external'>,
+  p: Pick<PairStrategyParams, 'reference' | 'external' | 'exchanges'>,
   now: number,
 ): ReferenceResult {
   const params = p.reference;
@@ -155,6 +158,12 @@ export function referencePrice(
         return fail(`external price is stale (${now - ext.at} ms old, max ${maxAgeMs})`);
       }
       return ok(ext.price, ext.at);
+    }
+    case 'exchanges': {
+      const sources = market.sources ?? [];
+      if (sources.length === 0) return fail('no reference sources');
+      const combined = combineSources(sources, p.exchanges, now);
+      return combined.ok ? ok(combined.price, combined.at) : fail(combined.reason);
     }
   }
 }

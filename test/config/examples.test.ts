@@ -16,6 +16,10 @@ const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
   'four-pairs.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
   'four-pairs-sim.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
   'faulty-venue-sim.json': { configFiles: [], market: 'faulty-venue-sim.json' },
+  // Replayed with `simulate --prices BTC/USDC=FILE` over the default config and market; the
+  // series themselves are checked in test/lab/replay/.
+  'replay-btc-usdc.csv': { configFiles: [], market: null },
+  'replay-btc-usdc.parquet': { configFiles: [], market: null },
 };
 
 const scenario = (run: { configFiles: string[]; market: string | null }) =>

@@ -2,8 +2,8 @@
  * The Dockerfile, .dockerignore and docker compose file: the Dockerfile linted with
  * dockerfile-utils (the linter of the Dockerfile language server: unknown or malformed
  * instructions, bad arguments, duplicate CMD/ENTRYPOINT/HEALTHCHECK, deprecated instructions),
- * then the lines the container contract rests on. scripts/container-contract.sh runs what they
- * describe: the image's runtime stage without Docker.
+ * then the lines the image's run rests on. scripts/container-image.sh builds the image with Podman
+ * and runs what they describe (CI's last step).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,6 +66,21 @@ describe('Dockerfile', () => {
     expect(of('VOLUME')).toEqual(['["/var/lib/ledger-mm"]']);
   });
 
+  it("hands the CA bundle to the build stage's npm ci as a secret mount only, and node-gyp the image's headers", () => {
+    const build = instructions.slice(
+      0,
+      instructions.findLastIndex((l) => l.startsWith('FROM ')),
+    );
+    const ci = of('RUN', build).find((r) => r.endsWith('&& npm ci'));
+    expect(ci).toMatch(/^--mount=type=secret,id=ca-bundle /);
+    expect(ci).toContain(
+      'NODE_EXTRA_CA_CERTS=/run/secrets/ca-bundle npm_config_cafile=/run/secrets/ca-bundle',
+    );
+    expect(of('ARG', build)).toContain('npm_config_nodedir=/usr/local');
+    // Nothing of it reaches the runtime stage: no mount, no variable, no file.
+    expect(runtime.join('\n')).not.toMatch(/secret|ca-bundle|CA_CERTS|cafile|nodedir/i);
+  });
+
   it('carries the OCI labels', () => {
     const labels = of('LABEL').join(' ');
     for (const key of ['title', 'description', 'source', 'version', 'revision', 'licenses']) {
@@ -79,7 +94,7 @@ describe('Dockerfile', () => {
       0,
       instructions.findLastIndex((l) => l.startsWith('FROM ')),
     );
-    expect(of('RUN', build)).toContain('npm ci');
+    expect(of('RUN', build).filter((r) => /&& npm ci$/.test(r))).toHaveLength(1);
     expect(of('RUN', build)).toContain('npm run build && npm prune --omit=dev');
     expect(of('COPY')).toEqual(
       expect.arrayContaining([

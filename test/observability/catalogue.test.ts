@@ -68,6 +68,16 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_position_cost_basis: ['gauge', ['pair']],
   ledger_mm_pnl_cost_realised_quote: ['gauge', ['pair']],
   ledger_mm_pnl_unrealised_quote: ['gauge', ['pair']],
+  // reference from exchanges
+  ledger_mm_reference_source_age_seconds: ['gauge', ['pair', 'source']],
+  ledger_mm_reference_source_deviation_bps: ['gauge', ['pair', 'source']],
+  ledger_mm_reference_source_state: ['gauge', ['pair', 'source', 'state']],
+  ledger_mm_reference_source_websocket: ['gauge', ['pair', 'source']],
+  ledger_mm_reference_source_errors_total: ['counter', ['pair', 'source']],
+  ledger_mm_reference_source_outliers_total: ['counter', ['pair', 'source']],
+  ledger_mm_reference_sources_usable: ['gauge', ['pair']],
+  ledger_mm_reference_sources_min: ['gauge', ['pair']],
+  ledger_mm_reference_venue_mid_deviation_bps: ['gauge', ['pair']],
   // control
   ledger_mm_ready: ['gauge', []],
   ledger_mm_account_status: ['gauge', ['status']],
@@ -93,6 +103,7 @@ const EXTRA_LABELS = new Set([
   'version',
   'commit',
   'horizon',
+  'source',
 ]);
 const CORE_LABELS = new Set(['pair', 'side', 'level', 'stage', 'code', 'outcome']);
 

@@ -1,4 +1,5 @@
 import { latencyParamSpecs } from './latency-params.js';
+import { exchangesParamSpecs } from './reference-sources.js';
 import {
   BPS,
   type ConfigOf,
@@ -21,7 +22,7 @@ import {
 } from '../param-spec.js';
 
 /** Where the reference price of a pair comes from. */
-export const REFERENCE_SOURCES = ['mid', 'microprice', 'last', 'static', 'external'] as const;
+export const REFERENCE_SOURCES = ['mid', 'microprice', 'last', 'static', 'external', 'exchanges'] as const;
 export type ReferenceSourceName = (typeof REFERENCE_SOURCES)[number];
 /** The unit of `levels.size` and `levels.sizeIncrement`. */
 export const SIZE_UNITS = ['base', 'quote'] as const;
@@ -49,7 +50,7 @@ export const pairParamSpecs = {
   enabled: boolParam('Quote this pair. False: no quotes, and its orders are cancelled.', true),
   reference: {
     source: enumParam(
-      'Reference price: "mid" or "microprice" of the book without our own orders, "last" trade, "static" (reference.staticPrice) or "external" (the HTTP feed of strategy.*.external).',
+      'Reference price: "mid" or "microprice" of the book without our own orders, "last" trade, "static" (reference.staticPrice), "external" (the HTTP feed of strategy.*.external) or "exchanges" (the median of strategy.*.exchanges.sources).',
       REFERENCE_SOURCES,
       'mid',
     ),
@@ -78,6 +79,7 @@ export const pairParamSpecs = {
     timeoutMs: intParam('Client timeout of one feed request, ms.', 100, 120_000, 5_000),
     maxAgeMs: MS('Oldest feed price, ms since it was fetched, the strategy may use.', 15_000),
   },
+  exchanges: exchangesParamSpecs,
   spread: {
     bidBps: param('Distance of the best bid below the reference, basis points (before skew).', BPS, 10),
     askBps: param('Distance of the best ask above the reference, basis points (before skew).', BPS, 10),

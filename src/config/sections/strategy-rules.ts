@@ -69,6 +69,13 @@ function pairProblems(c: PairStrategyConfig): Array<[string, unknown, string]> {
       ]);
     }
   }
+  if (c.reference.source === 'exchanges' && c.exchanges.sources.length < c.exchanges.minSources) {
+    out.push([
+      'exchanges.sources',
+      c.exchanges.sources.length,
+      `must list at least exchanges.minSources (${c.exchanges.minSources}) sources when reference.source is "exchanges"`,
+    ]);
+  }
   const floor = OPT_DEC.resolve(c.guards.priceFloor);
   const ceiling = OPT_DEC.resolve(c.guards.priceCeiling);
   if (floor !== null && ceiling !== null && !floor.lt(ceiling)) {

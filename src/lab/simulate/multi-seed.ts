@@ -99,6 +99,8 @@ function scenarioOf(input: ScenarioInput, pairs: readonly string[]) {
     configFiles: input.configFiles,
     market: input.market,
     pairs,
+    ...(input.regime === undefined ? {} : { regime: input.regime }),
+    ...(input.prices === undefined ? {} : { prices: input.prices }),
   };
 }
 

@@ -24,6 +24,10 @@ export interface ScenarioSummary {
   /** The simulated clock's start (a UTC day boundary). */
   readonly simulatedStart: string;
   readonly strategies: Readonly<Partial<Record<StrategyName, string>>>;
+  /** The market regime (`simulate --regimes`), when one is applied. */
+  readonly regime?: string;
+  /** Replayed price files by pair (`simulate --prices`), when any. */
+  readonly prices?: Readonly<Record<string, string>>;
 }
 
 /** One row of the compare table. */

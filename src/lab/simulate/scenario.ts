@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { loadConfig } from '../../config/load.js';
 import type { MmConfig } from '../../config/schema.js';
+import type { ReplayConfig } from '../../sim/market/dynamics-config.js';
 import { MarketConfigSchema } from '../../sim/market/market-config.js';
 import { DEFAULT_SIM_CONFIG_PATH, SimConfigSchema, type SimConfig } from '../../sim/sim-config.js';
+import { applyRegime } from '../regimes/suite.js';
 
 /**
  * What a simulation runs: the daemon's configuration (the package's `config/paper.json` under
@@ -36,6 +38,12 @@ export interface ScenarioInput {
   readonly market: string | null;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** A market regime (`src/lab/regimes/suite.ts`) applied to every pair of the market. */
+  readonly regime?: string;
+  /** `--prices PAIR=FILE`: recorded series replayed as those pairs' references. */
+  readonly prices?: Readonly<Record<string, string>>;
+  /** The largest gap between recorded rows that replay holds the last price over, ms. */
+  readonly maxGapMs?: number;
 }
 
 /** A resolved scenario. */
@@ -90,14 +98,37 @@ export function loadSimScenario(market: string | null, cwd: string): SimConfig {
 }
 
 /**
- * Resolves a scenario. Throws the config loader's ConfigError for an invalid daemon config, and
+ * Resolves a scenario; `replays` (read by `loadReplays` from `input.prices`, which is async) drive
+ * those pairs' references. Throws the config loader's ConfigError for an invalid daemon config, and
  * {@link ScenarioError} for a market that cannot run it (no account, a pair it does not list).
  */
-export function loadScenario(input: ScenarioInput): Scenario {
+export function loadScenario(
+  input: ScenarioInput,
+  replays?: Readonly<Record<string, ReplayConfig>>,
+): Scenario {
   const env = { ...input.env };
   for (const k of OWN_ENV) delete env[k];
   const config = loadConfig({ configFiles: [PAPER_CONFIG_FILE, ...input.configFiles], env, cwd: input.cwd });
-  const sim = loadSimScenario(input.market, input.cwd);
+  const loaded = loadSimScenario(input.market, input.cwd);
+  let sim = loaded;
+  if (input.regime !== undefined) {
+    try {
+      sim = { ...loaded, market: applyRegime(loaded.market, input.regime) };
+    } catch (err) {
+      throw new ScenarioError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  for (const pair of Object.keys(input.prices ?? {})) {
+    const modelled = sim.market.pairs[pair];
+    if (modelled === undefined)
+      throw new ScenarioError(`--prices ${pair}: the simulated market has no pair ${pair} (market.pairs)`);
+    const replay = replays?.[pair];
+    if (replay !== undefined)
+      sim = {
+        ...sim,
+        market: { ...sim.market, pairs: { ...sim.market.pairs, [pair]: { ...modelled, replay } } },
+      };
+  }
   if (sim.accounts.length === 0) throw new ScenarioError('the sim config has no account for the daemon');
   if (config.pairs.length === 0) throw new ScenarioError('no pairs configured');
   const listed = new Set(sim.pairs.map((p) => p.pair));

@@ -59,6 +59,8 @@ export async function simulate(o: SimulateOptions): Promise<SimulationReport> {
       latency: o.input.latency,
       configFiles: o.input.configFiles,
       market: o.input.market,
+      ...(o.input.regime === undefined ? {} : { regime: o.input.regime }),
+      ...(o.input.prices === undefined ? {} : { prices: o.input.prices }),
       pairs: daemon!.figures.pairs.map((p) => p.pair),
     },
     limit: daemon!.limit,

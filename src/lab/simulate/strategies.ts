@@ -15,12 +15,26 @@ import { planReconcile, type Deferred, type ReconcilePlan } from '../../strategy
  */
 
 /** Strategy names; the daemon first. */
-export const STRATEGIES = ['daemon', 'cancel-then-replace', 'no-tolerance'] as const;
+export const STRATEGIES = ['daemon', 'cancel-then-replace', 'no-tolerance', 'tuned-spread'] as const;
 /** A strategy a simulation can run. */
 export type StrategyName = (typeof STRATEGIES)[number];
 
-/** The baselines of `--compare`. */
+/** The baselines of `--compare` (the default set; `--baseline` picks any of {@link BASELINE_NAMES}). */
 export const BASELINES: readonly StrategyName[] = ['cancel-then-replace', 'no-tolerance'];
+
+/** Every baseline a run may name. */
+export const BASELINE_NAMES: readonly StrategyName[] = [
+  'cancel-then-replace',
+  'no-tolerance',
+  'tuned-spread',
+];
+
+/**
+ * The tuned plain spread model: the best of `tune` over the plain spread model on training seeds
+ * 11-12 (30 bps a side, tolerance 12 bps, skew up to 30 bps; README, "The plain spread model's
+ * best configuration").
+ */
+export const TUNED_SPREAD = { halfSpreadBps: 30, priceToleranceBps: 12, maxSkewBps: 30 } as const;
 
 /** One line per strategy, for the report. */
 export const STRATEGY_DESCRIPTIONS: Readonly<Record<StrategyName, string>> = {
@@ -29,6 +43,8 @@ export const STRATEGY_DESCRIPTIONS: Readonly<Record<StrategyName, string>> = {
     'the plain spread model, one level: on every refresh cancel all of a pair’s orders, wait for the cancels, then place everything again',
   'no-tolerance':
     'the plain spread model, one level, with strategy.reconcile.priceToleranceBps = 0: reprice on any change of the desired price',
+  'tuned-spread':
+    'the tuned plain spread model, one level: 30 bps a side, priceToleranceBps 12, maxSkewBps 30 (the best of tune over the plain model)',
 };
 
 /** What a strategy changes in a run: the config and the reconciler. */
@@ -53,7 +69,36 @@ export function strategySetup(name: StrategyName, config: MmConfig): StrategySet
         },
       };
     }
+    case 'tuned-spread':
+      return { config: tunedSpread(config) };
   }
+}
+
+/** {@link plainQuoting} with the {@link TUNED_SPREAD} parameters in defaults and overrides. */
+export function tunedSpread(config: MmConfig): MmConfig {
+  const plain = plainQuoting(config);
+  const s = plain.strategy;
+  const t = TUNED_SPREAD;
+  const spread = { bidBps: t.halfSpreadBps, askBps: t.halfSpreadBps };
+  const defaults = {
+    ...s.defaults,
+    spread: { ...s.defaults.spread, ...spread },
+    inventory: { ...s.defaults.inventory, maxSkewBps: t.maxSkewBps },
+  };
+  const pairs = s.pairs.map((o) => ({
+    ...o,
+    ...(o.spread === undefined ? {} : { spread: { ...o.spread, ...spread } }),
+    ...(o.inventory === undefined ? {} : { inventory: { ...o.inventory, maxSkewBps: t.maxSkewBps } }),
+  }));
+  return {
+    ...plain,
+    strategy: {
+      ...s,
+      defaults,
+      pairs,
+      reconcile: { ...s.reconcile, priceToleranceBps: t.priceToleranceBps },
+    },
+  };
 }
 
 /** `config` quoting with the plain spread model and one level a side, in defaults and overrides. */

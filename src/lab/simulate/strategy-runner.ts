@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { simulatorTuning } from '../../sim/paper-tuning.js';
+import { loadReplays } from '../replay/load-replays.js';
 import { chartSeries, type ChartSeries } from './chart-series.js';
 import { runFigures, type RunFigures } from './figures.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';
@@ -57,7 +58,16 @@ export interface RunStrategyOptions {
 export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult> {
   const started = performance.now();
   let peakHeapMb = heapMb();
-  const scenario = loadScenario(o.input);
+  const replays =
+    o.input.prices === undefined
+      ? undefined
+      : await loadReplays({
+          prices: o.input.prices,
+          cwd: o.input.cwd,
+          durationMs: Math.round(o.input.hours * 3_600_000),
+          ...(o.input.maxGapMs === undefined ? {} : { maxGapMs: o.input.maxGapMs }),
+        });
+  const scenario = loadScenario(o.input, replays);
   const setup = strategySetup(o.strategy, scenario.config);
   const capture = await runSimulation({
     config: setup.config,

@@ -36,6 +36,19 @@ function row(s: CandidateScore): string[] {
   ];
 }
 
+/** With regimes: each candidate's objective and its mean PnL per regime. */
+function regimeTable(r: TuneReport, scores: readonly CandidateScore[]): string {
+  const names = r.regimes?.names ?? [];
+  return formatTable(
+    ['candidate', `objective (${r.regimes?.rankOn ?? 'mean'})`, ...names],
+    scores.map((s) => [
+      `c${s.index}`,
+      fixed(s.objectivePnl, 2),
+      ...names.map((n) => fixed(s.regimePnl?.[n] ?? null, 2)),
+    ]),
+  );
+}
+
 /** The whole printed report. */
 export function formatTune(r: TuneReport): string {
   const s = r.scenario;
@@ -47,11 +60,15 @@ export function formatTune(r: TuneReport): string {
     `Training seeds ${r.train.join(', ')}: ${r.trainRanking.length} candidates, best first (c0 is the config as it is):`,
     formatTable(HEADERS, r.trainRanking.map(row)),
   ];
+  if (r.regimes !== undefined)
+    lines.push('Mean PnL per regime on the training seeds:', regimeTable(r, r.trainRanking));
   if (r.testScores.length > 0) {
     lines.push(
       `Test seeds ${r.test.join(', ')} (never seen by the ranking): the best on training and c0, in training order:`,
       formatTable(HEADERS, r.testScores.map(row)),
     );
+    if (r.regimes !== undefined)
+      lines.push('Mean PnL per regime on the test seeds:', regimeTable(r, r.testScores));
     const best = r.testScores.find((x) => x.index !== 0);
     const base = r.testScores.find((x) => x.index === 0);
     if (best !== undefined && base !== undefined) {

@@ -23,9 +23,18 @@ export interface TuneObjective {
   readonly maxHalts: number;
 }
 
+/** What the ranking maximises when the candidates run in several market regimes. */
+export type RegimeRanking = 'mean' | 'worst';
+
 /** The objective in words (printed and kept in the report). */
-export function objectiveText(o: TuneObjective): string {
-  return `maximise the mean PnL over the seeds, among candidates with a mean spread captured ≥ ${o.minCapturedBps} bps, two-sided uptime ≥ ${(o.minUptime * 100).toFixed(1)} % on every seed and at most ${o.maxHalts} halts`;
+export function objectiveText(o: TuneObjective, regimes?: RegimeSpec): string {
+  const what =
+    regimes === undefined
+      ? 'the mean PnL over the seeds'
+      : regimes.rankOn === 'worst'
+        ? `the worst regime's mean PnL over the seeds (regimes ${regimes.names.join(', ')})`
+        : `the mean over the regimes (${regimes.names.join(', ')}) of the mean PnL over the seeds`;
+  return `maximise ${what}, among candidates with a mean spread captured ≥ ${o.minCapturedBps} bps, two-sided uptime ≥ ${(o.minUptime * 100).toFixed(1)} % on every seed and at most ${o.maxHalts} halts`;
 }
 
 /** A candidate's figures over a set of seeds. */
@@ -45,6 +54,16 @@ export interface CandidateScore {
   readonly halts: number;
   /** The constraints it misses (empty: it meets the objective's constraints). */
   readonly misses: readonly string[];
+  /** What the ranking maximises: `meanPnl`, or over regimes their mean or worst mean PnL. */
+  readonly objectivePnl: number;
+  /** Per regime, the mean PnL over the seeds (only when the candidates run in regimes). */
+  readonly regimePnl?: Readonly<Record<string, number>>;
+}
+
+/** The regimes every candidate runs in, and how they rank. */
+export interface RegimeSpec {
+  readonly names: readonly string[];
+  readonly rankOn: RegimeRanking;
 }
 
 /** What {@link tune} returns (and `tune` writes as report.json). */
@@ -54,6 +73,8 @@ export interface TuneReport {
   readonly scenario: Pick<ScenarioInput, 'hours' | 'latency' | 'configFiles' | 'market'>;
   readonly params: readonly { readonly key: string; readonly values: readonly unknown[] }[];
   readonly objective: TuneObjective & { readonly text: string };
+  /** The regimes every candidate ran in (absent: the scenario's market alone). */
+  readonly regimes?: RegimeSpec;
   readonly train: readonly number[];
   readonly test: readonly number[];
   /** Every candidate on the training seeds, best first. */
@@ -74,6 +95,8 @@ export interface TuneOptions {
   /** How many of the best go on to the test seeds. */
   readonly top: number;
   readonly objective: TuneObjective;
+  /** Run every candidate in these market regimes and rank on their mean or worst (default: none). */
+  readonly regimes?: RegimeSpec;
   /** Where the candidates' config files go. */
   readonly dir: string;
   readonly progress?: { readonly write: (text: string) => void; readonly tty: boolean };
@@ -97,8 +120,19 @@ export function score(
   seeds: readonly number[],
   runs: readonly RunFigures[],
   o: TuneObjective,
+  regimes?: RegimeSpec,
 ): CandidateScore {
   const pnl = runs.map((r) => Number(r.pnl));
+  // Runs are regime-major: each regime's seeds in a row.
+  const regimePnl =
+    regimes === undefined
+      ? undefined
+      : Object.fromEntries(
+          regimes.names.map((name, k) => [name, mean(pnl.slice(k * seeds.length, (k + 1) * seeds.length))]),
+        );
+  const perRegime = regimePnl === undefined ? [] : Object.values(regimePnl);
+  const objectivePnl =
+    regimes === undefined ? mean(pnl) : regimes.rankOn === 'worst' ? Math.min(...perRegime) : mean(perRegime);
   const captured = meanOrNull(runs.map((r) => r.spreadCapturedBps));
   const minUptime = Math.min(...runs.map((r) => r.twoSidedAfterFirst));
   const halts = runs.reduce((n, r) => n + r.halts.count, 0);
@@ -120,87 +154,141 @@ export function score(
     minUptime,
     halts,
     misses,
+    objectivePnl,
+    ...(regimePnl === undefined ? {} : { regimePnl }),
   };
 }
 
-/** Best first: candidates meeting the constraints, then by mean PnL, then by index. */
+/** Best first: candidates meeting the constraints, then by the objective's PnL, then by index. */
 export function rank(scores: readonly CandidateScore[]): CandidateScore[] {
   return [...scores].sort(
     (a, b) =>
-      Number(a.misses.length > 0) - Number(b.misses.length > 0) || b.meanPnl - a.meanPnl || a.index - b.index,
+      Number(a.misses.length > 0) - Number(b.misses.length > 0) ||
+      b.objectivePnl - a.objectivePnl ||
+      a.index - b.index,
   );
 }
 
-/** Runs the search; see the module doc. Throws ConfigError or ScenarioError before running. */
-export async function tune(o: TuneOptions): Promise<TuneReport> {
-  const dir = resolve(o.dir, 'candidates');
-  mkdirSync(dir, { recursive: true });
-  const all: Candidate[] = [{}, ...o.candidates];
-  const files = all.map((c, i) => {
-    if (i === 0) return null;
-    const file = join(dir, `c${i}.json`);
-    writeFileSync(file, `${JSON.stringify(candidateConfig(o.params, c), null, 2)}\n`);
-    return file;
-  });
-  const inputOf = (i: number, seed: number): ScenarioInput => ({
-    ...o.input,
-    seed,
-    configFiles: files[i] === null ? o.input.configFiles : [...o.input.configFiles, files[i]!],
-  });
-  // A candidate the config refuses fails here, before any run.
-  all.forEach((_, i) => loadScenario(inputOf(i, o.train[0] ?? 1)));
-  const evaluate = async (
-    indexes: readonly number[],
-    seeds: readonly number[],
-  ): Promise<CandidateScore[]> => {
-    const jobs: RunJob[] = indexes.flatMap((i) =>
-      seeds.map((seed) => ({
-        label: `c${i} seed ${seed}`,
-        input: inputOf(i, seed),
-        strategy: 'daemon',
-        withSeries: false,
-      })),
-    );
-    const results = await runJobs(jobs, {
+/** One run of a search: a candidate in a regime (or none) on a seed. */
+export interface TuneJob {
+  /** Position in the search's list of jobs (stable for the same options). */
+  readonly position: number;
+  readonly candidate: number;
+  readonly regime: string | null;
+  readonly seed: number;
+}
+
+/** A search's setup: every candidate (c0 first), its config file, and the scenario of a run. */
+export class TuneSetup {
+  readonly all: readonly Candidate[];
+  private readonly files: readonly (string | null)[];
+
+  constructor(readonly o: TuneOptions) {
+    const dir = resolve(o.dir, 'candidates');
+    mkdirSync(dir, { recursive: true });
+    this.all = [{}, ...o.candidates];
+    this.files = this.all.map((c, i) => {
+      if (i === 0) return null;
+      const file = join(dir, `c${i}.json`);
+      writeFileSync(file, `${JSON.stringify(candidateConfig(o.params, c), null, 2)}\n`);
+      return file;
+    });
+    // A candidate the config refuses (or an unknown regime) fails here, before any run.
+    for (const regime of this.regimeList())
+      this.all.forEach((_, i) => loadScenario(this.input(i, o.train[0] ?? 1, regime)));
+  }
+
+  /** The regimes each candidate runs in (`[null]`: the scenario's market alone). */
+  regimeList(): readonly (string | null)[] {
+    return this.o.regimes === undefined ? [null] : this.o.regimes.names;
+  }
+
+  /** The scenario of candidate `i` on `seed` in `regime`. */
+  input(i: number, seed: number, regime: string | null): ScenarioInput {
+    const file = this.files[i];
+    return {
+      ...this.o.input,
+      seed,
+      configFiles: file == null ? this.o.input.configFiles : [...this.o.input.configFiles, file],
+      ...(regime === null ? {} : { regime }),
+    };
+  }
+
+  /** The jobs of `indexes` on `seeds`: candidate-major, then regime, then seed. */
+  jobs(indexes: readonly number[], seeds: readonly number[]): TuneJob[] {
+    const out: TuneJob[] = [];
+    for (const candidate of indexes)
+      for (const regime of this.regimeList())
+        for (const seed of seeds) out.push({ position: out.length, candidate, regime, seed });
+    return out;
+  }
+
+  /** Runs `jobs`; their figures in the same order. */
+  async run(jobs: readonly TuneJob[]): Promise<RunFigures[]> {
+    const o = this.o;
+    const runJobsList: RunJob[] = jobs.map((j) => ({
+      label: `c${j.candidate}${j.regime === null ? '' : ` ${j.regime}`} seed ${j.seed}`,
+      input: this.input(j.candidate, j.seed, j.regime),
+      strategy: 'daemon',
+      withSeries: false,
+    }));
+    const results = await runJobs(runJobsList, {
       ...(o.progress === undefined ? {} : { progress: o.progress }),
       ...(o.workers === undefined ? {} : { workers: o.workers }),
       ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
       onResult: (job, r) => o.onRunCost?.(job.label, r.cost),
     });
+    return results.map((r) => r.figures);
+  }
+
+  /** The scores of `indexes` from the figures of {@link jobs}`(indexes, seeds)`, in that order. */
+  scores(
+    indexes: readonly number[],
+    seeds: readonly number[],
+    figures: readonly RunFigures[],
+  ): CandidateScore[] {
+    const per = this.regimeList().length * seeds.length;
     return indexes.map((i, k) =>
-      score(
-        i,
-        all[i]!,
-        seeds,
-        results.slice(k * seeds.length, (k + 1) * seeds.length).map((r) => r.figures),
-        o.objective,
-      ),
+      score(i, this.all[i]!, seeds, figures.slice(k * per, (k + 1) * per), this.o.objective, this.o.regimes),
     );
-  };
-  const trainRanking = rank(
-    await evaluate(
-      all.map((_, i) => i),
-      o.train,
-    ),
-  );
-  const chosen = trainRanking.slice(0, o.top).map((s) => s.index);
-  if (!chosen.includes(0)) chosen.push(0);
-  const byRank = new Map(trainRanking.map((s, r) => [s.index, r]));
-  const testScores = o.test.length === 0 ? [] : await evaluate(chosen, o.test);
-  return {
-    tool: 'ledger-mm tune',
-    formatVersion: 1,
-    scenario: {
-      hours: o.input.hours,
-      latency: o.input.latency,
-      configFiles: o.input.configFiles,
-      market: o.input.market,
-    },
-    params: o.params.map((p) => ({ key: p.key, values: p.values })),
-    objective: { ...o.objective, text: objectiveText(o.objective) },
-    train: o.train,
-    test: o.test,
-    trainRanking,
-    testScores: [...testScores].sort((a, b) => byRank.get(a.index)! - byRank.get(b.index)!),
-  };
+  }
+
+  /** Every candidate's index. */
+  get indexes(): number[] {
+    return this.all.map((_, i) => i);
+  }
+
+  /** The report from the training figures (every job of the training seeds), running the test seeds. */
+  async finish(trainFigures: readonly RunFigures[]): Promise<TuneReport> {
+    const o = this.o;
+    const trainRanking = rank(this.scores(this.indexes, o.train, trainFigures));
+    const chosen = trainRanking.slice(0, o.top).map((s) => s.index);
+    if (!chosen.includes(0)) chosen.push(0);
+    const byRank = new Map(trainRanking.map((s, r) => [s.index, r]));
+    const testScores =
+      o.test.length === 0 ? [] : this.scores(chosen, o.test, await this.run(this.jobs(chosen, o.test)));
+    return {
+      tool: 'ledger-mm tune',
+      formatVersion: 1,
+      scenario: {
+        hours: o.input.hours,
+        latency: o.input.latency,
+        configFiles: o.input.configFiles,
+        market: o.input.market,
+      },
+      params: o.params.map((p) => ({ key: p.key, values: p.values })),
+      objective: { ...o.objective, text: objectiveText(o.objective, o.regimes) },
+      ...(o.regimes === undefined ? {} : { regimes: o.regimes }),
+      train: o.train,
+      test: o.test,
+      trainRanking,
+      testScores: [...testScores].sort((a, b) => byRank.get(a.index)! - byRank.get(b.index)!),
+    };
+  }
+}
+
+/** Runs the search; see the module doc. Throws ConfigError or ScenarioError before running. */
+export async function tune(o: TuneOptions): Promise<TuneReport> {
+  const setup = new TuneSetup(o);
+  return setup.finish(await setup.run(setup.jobs(setup.indexes, o.train)));
 }

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { DECIMAL_STRING } from '../../core/decimal.js';
+import {
+  DriftRegimesConfigSchema,
+  GarchConfigSchema,
+  JumpsConfigSchema,
+  ReplayConfigSchema,
+} from './dynamics-config.js';
 
 /**
  * Configuration of the simulated market: a reference price per pair that follows geometric
@@ -39,6 +45,16 @@ export const BackgroundConfigSchema = z.strictObject({
   sizeJitter: z.number().min(0).max(1).default(0.3),
   /** The book is rebuilt around the current reference every `refreshMs`. */
   refreshMs: z.number().int().min(1).default(5000),
+  /**
+   * The makers centre each book on the reference as it was `lagMs` ago (0: the current one), so
+   * they requote late, as real makers do.
+   */
+  lagMs: z.number().int().min(0).max(3_600_000).default(0),
+  /**
+   * Each book's centre is off by a normal error of σ `noiseBps` bps (0: none), drawn at each
+   * refresh from the pair's own `maker-noise` stream.
+   */
+  noiseBps: z.number().min(0).max(1000).default(0),
 });
 /** The background makers' book on one pair. */
 export type BackgroundConfig = z.output<typeof BackgroundConfigSchema>;
@@ -59,6 +75,14 @@ export const TakersConfigSchema = z.strictObject({
   maxSizeMultiple: z.number().min(1).default(10),
   /** Probability that a taker buys. */
   buyShare: z.number().min(0).max(1).default(0.5),
+  /**
+   * Share of takers who are informed: they trade in the direction of the reference's move over the
+   * next `informedHorizonMs` (the model looks ahead on the path it will publish). Their distance
+   * and size are drawn as any taker's; only the side is theirs. 0: every taker is noise.
+   */
+  informedShare: z.number().min(0).max(1).default(0),
+  /** How far ahead the informed takers see, ms. */
+  informedHorizonMs: z.number().int().min(1).max(3_600_000).default(30_000),
 });
 /** The takers on one pair. */
 export type TakersConfig = z.output<typeof TakersConfigSchema>;
@@ -77,6 +101,14 @@ export const PairMarketConfigSchema = z.strictObject({
   quantityDecimals: z.number().int().min(0).max(18).default(6),
   background: BackgroundConfigSchema,
   takers: TakersConfigSchema,
+  /** Compound Poisson jumps (off by default). */
+  jumps: JumpsConfigSchema.prefault({}),
+  /** GARCH(1,1) volatility around `volatility` (off by default). */
+  garch: GarchConfigSchema.prefault({}),
+  /** Drift regimes replacing `drift` (off by default). */
+  driftRegimes: DriftRegimesConfigSchema.prefault({}),
+  /** A recorded series driving the reference instead of the model (absent by default). */
+  replay: ReplayConfigSchema.optional(),
 });
 /** The simulated market of one pair. */
 export type PairMarketConfig = z.output<typeof PairMarketConfigSchema>;

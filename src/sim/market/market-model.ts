@@ -4,7 +4,9 @@ import type { Rng } from '../rng.js';
 import { BackgroundMakers } from './background-makers.js';
 import { MarketConfigSchema, type MarketConfig, type PairMarketConfig } from './market-config.js';
 import type { MarketPort } from './market-port.js';
-import { ReferencePriceWalk } from './reference-price.js';
+import { MakerCentre } from './maker-centre.js';
+import type { PriceDynamics } from './price-dynamics.js';
+import { buildReference, type ReferenceSource } from './reference-source.js';
 import { Takers, type TakerCounters } from './takers.js';
 import { TimerChain } from './timer-chain.js';
 
@@ -52,7 +54,10 @@ export interface MarketSnapshot {
 interface PairState {
   readonly pair: string;
   readonly config: PairMarketConfig;
-  readonly reference: ReferencePriceWalk;
+  readonly reference: ReferenceSource;
+  /** Jumps, GARCH, drift regimes, when some part is on (for reports and tests). */
+  readonly dynamics: PriceDynamics | null;
+  readonly makerCentre: MakerCentre;
   readonly makers: BackgroundMakers;
   readonly takers: Takers;
   readonly backgroundTimer: TimerChain;
@@ -104,16 +109,18 @@ export class MarketModel {
         continue;
       }
       const grid = { priceDecimals: config.priceDecimals, quantityDecimals: config.quantityDecimals };
+      const { source, dynamics } = buildReference(
+        config,
+        this.config.tickMs,
+        options.rng.fork(`market/${pair}/reference`),
+        options.rng.fork(`market/${pair}/dynamics`),
+      );
       this.states.push({
         pair,
         config,
-        reference: new ReferencePriceWalk({
-          initialPrice: Number(config.initialPrice),
-          volatility: config.volatility,
-          drift: config.drift,
-          priceDecimals: config.priceDecimals,
-          rng: options.rng.fork(`market/${pair}/reference`),
-        }),
+        reference: source,
+        dynamics,
+        makerCentre: new MakerCentre(config.background, options.rng.fork(`market/${pair}/maker-noise`)),
         makers: new BackgroundMakers({
           pair,
           port: this.port,
@@ -127,6 +134,7 @@ export class MarketModel {
           config: config.takers,
           ...grid,
           rng: options.rng.fork(`market/${pair}/takers`),
+          informedRng: options.rng.fork(`market/${pair}/informed`),
         }),
         backgroundTimer: new TimerChain(this.clock),
         takerTimer: new TimerChain(this.clock),
@@ -151,8 +159,9 @@ export class MarketModel {
     this.nextStepAt = now + this.config.tickMs;
     for (const s of this.states) {
       this.guard(s, 'reference', () => this.port.setReferencePrice(s.pair, s.reference.decimal));
+      s.makerCentre.record(0, s.reference.price);
       if (s.makers.enabled) {
-        this.guard(s, 'background', () => s.makers.refresh(s.reference.price));
+        this.guard(s, 'background', () => s.makers.refresh(s.makerCentre.centre(s.reference.price)));
         s.nextRefreshAt = now + s.config.background.refreshMs;
         s.backgroundTimer.at(s.nextRefreshAt, () => this.onRefresh(s));
       }
@@ -198,6 +207,7 @@ export class MarketModel {
     this.lastStepAt = now;
     for (const s of this.states) {
       s.reference.step(dt);
+      s.makerCentre.record(dt, s.reference.price);
       this.guard(s, 'reference', () => this.port.setReferencePrice(s.pair, s.reference.decimal));
     }
     this.nextStepAt = nextPeriodic(this.nextStepAt, this.config.tickMs, now);
@@ -207,7 +217,7 @@ export class MarketModel {
   /** Rebuilds one pair's background book around its current reference. */
   private onRefresh(s: PairState): void {
     if (!this.running) return;
-    this.guard(s, 'background', () => s.makers.refresh(s.reference.price));
+    this.guard(s, 'background', () => s.makers.refresh(s.makerCentre.centre(s.reference.price)));
     s.nextRefreshAt = nextPeriodic(s.nextRefreshAt, s.config.background.refreshMs, this.clock.now());
     s.backgroundTimer.at(s.nextRefreshAt, () => this.onRefresh(s));
   }
@@ -220,11 +230,17 @@ export class MarketModel {
     if (!this.running) return;
     const now = this.clock.now();
     for (let n = 0; s.nextArrivalAt <= now && n < MAX_ARRIVALS_PER_FIRING; n++) {
-      this.guard(s, 'taker', () => s.takers.arrive(s.reference.price));
+      this.guard(s, 'taker', () => s.takers.arrive(s.reference.price, this.ahead(s)));
       s.nextArrivalAt += s.takers.nextInterArrivalMs();
     }
     if (s.nextArrivalAt <= now) s.nextArrivalAt = now + s.takers.nextInterArrivalMs();
     s.takerTimer.at(s.nextArrivalAt, () => this.onArrivals(s));
+  }
+
+  /** The reference the informed takers see ahead (null when none are informed). */
+  private ahead(s: PairState): number | null {
+    const horizon = s.config.takers.informedHorizonMs;
+    return s.config.takers.informedShare > 0 ? s.reference.ahead(horizon) : null;
   }
 
   /** Runs a port-touching action; a throw is counted and reported, never propagated into the timer. */

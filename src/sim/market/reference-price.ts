@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/decimal.js';
 import type { Rng } from '../rng.js';
+import type { PriceDynamics } from './price-dynamics.js';
 import { quantize } from './quantize.js';
 
 /** Milliseconds in the year the annualised `volatility` and `drift` refer to (365 days). */
@@ -44,6 +45,8 @@ export interface ReferencePriceWalkOptions {
   priceDecimals: number;
   /** This walk's own stream (one per pair), so other consumers of randomness do not shift it. */
   rng: Rng;
+  /** Jumps, GARCH volatility, drift regimes (absent: the plain GBM step, unchanged). */
+  dynamics?: PriceDynamics;
 }
 
 /**
@@ -58,6 +61,7 @@ export class ReferencePriceWalk {
   private readonly drift: number;
   private readonly priceDecimals: number;
   private readonly rng: Rng;
+  private readonly dynamics: PriceDynamics | undefined;
 
   constructor(options: ReferencePriceWalkOptions) {
     if (!(options.initialPrice > 0) || !Number.isFinite(options.initialPrice)) {
@@ -68,6 +72,7 @@ export class ReferencePriceWalk {
     this.drift = options.drift;
     this.priceDecimals = options.priceDecimals;
     this.rng = options.rng;
+    this.dynamics = options.dynamics;
   }
 
   /** The current reference as a float (for the model's maths). */
@@ -92,7 +97,10 @@ export class ReferencePriceWalk {
   step(dtMs: number): number {
     if (!(dtMs > 0)) return this.current;
     const z = this.rng.normal();
-    this.current = gbmStep(this.current, dtMs / MS_PER_YEAR, this.drift, this.volatility, z);
+    this.current =
+      this.dynamics === undefined
+        ? gbmStep(this.current, dtMs / MS_PER_YEAR, this.drift, this.volatility, z)
+        : this.current * Math.exp(this.dynamics.logReturn(dtMs, z));
     this.stepCount++;
     return this.current;
   }

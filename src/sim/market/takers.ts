@@ -85,6 +85,8 @@ export interface TakersOptions {
   quantityDecimals: number;
   /** This pair's takers stream: inter-arrival times and the takers' draws. */
   rng: Rng;
+  /** This pair's `informed` stream: which takers are informed (drawn only when the share > 0). */
+  informedRng?: Rng;
 }
 
 /**
@@ -100,6 +102,7 @@ export class Takers {
   private requested: Dec = ZERO;
   private executedBuy: Dec = ZERO;
   private executedSell: Dec = ZERO;
+  private informedCount = 0;
 
   constructor(private readonly options: TakersOptions) {}
 
@@ -113,14 +116,30 @@ export class Takers {
     return this.options.rng.exponential(this.options.config.A) * 1000;
   }
 
+  /** Informed takers so far (those who traded on the move ahead). */
+  get informed(): number {
+    return this.informedCount;
+  }
+
   /**
    * One taker arrives: draws it, sends it to the port against `reference`, and counts what
    * executed. Returns the quantity executed. Throws whatever the port throws (after counting the
    * arrival), so the model can report it.
+   *
+   * `ahead` is the reference `informedHorizonMs` from now (null when unknown): an informed taker
+   * (a share `informedShare` of arrivals) buys when it is above `reference` and sells when below;
+   * every other draw (distance, size) is the noise taker's, from the same stream, so the share
+   * changes sides only.
    */
-  arrive(reference: number): Dec {
+  arrive(reference: number, ahead: number | null = null): Dec {
     const { pair, port, config, priceDecimals, quantityDecimals, rng } = this.options;
     const draw = drawTaker(config, rng);
+    if (config.informedShare > 0 && this.options.informedRng?.chance(config.informedShare) === true) {
+      if (ahead !== null && ahead !== reference) {
+        draw.side = ahead > reference ? 'BUY' : 'SELL';
+        this.informedCount++;
+      }
+    }
     const quantity = quantize(Math.max(draw.size, gridStep(quantityDecimals)), quantityDecimals, 'nearest');
     const limit = takerLimitPrice(reference, draw.side, draw.deltaBps, priceDecimals);
     this.arrivedCount++;

@@ -93,6 +93,7 @@ describeWithTools('deploy/ files against promtool', ['promtool'], ({ bin, dir })
         'LedgerMmNotReady',
         'LedgerMmNotTwoSided',
         'LedgerMmReferenceStale',
+        'LedgerMmReferenceSourcesLow',
         'LedgerMmRiskHalted',
         'LedgerMmSideMissing',
         'LedgerMmStrandedOrders',
