@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
 import { loadScenario } from '../../../src/lab/simulate/scenario.js';
 import { strategySetup, TUNED_SPREAD } from '../../../src/lab/simulate/strategies.js';
-import { runCaptured } from '../../helpers/captured-io.js';
+import { runCaptured } from '../../support/captured-io.js';
 
 describe('the tuned plain spread model baseline', () => {
   it('quotes the plain model, one level, 30 bps a side, tolerance 12, skew up to 30', () => {

@@ -8,7 +8,7 @@ import { parseTimestamp, ReplayError, toReplay } from '../../../src/lab/replay/p
 import { MarketConfigSchema } from '../../../src/sim/market/market-config.js';
 import { MarketModel } from '../../../src/sim/market/market-model.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { newFakeClock, num, RecordingPort } from '../../sim/market/recording-port.js';
+import { newFakeClock, num, RecordingPort } from '../../sim/market/support/recording-port.js';
 
 const EXAMPLE = path.resolve('config/examples/replay-btc-usdc');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-replay-'));

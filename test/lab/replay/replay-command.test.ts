@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
-import { runCaptured, type CapturedRun } from '../../helpers/captured-io.js';
+import { runCaptured, type CapturedRun } from '../../support/captured-io.js';
 
 const EXAMPLE = path.resolve('config/examples/replay-btc-usdc');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-replay-run-'));

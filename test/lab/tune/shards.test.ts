@@ -6,7 +6,7 @@ import { runTune } from '../../../src/cli/tune.js';
 import type { RunFigures } from '../../../src/lab/simulate/figures.js';
 import { parseShard } from '../../../src/lab/tune/shards.js';
 import { rank, score } from '../../../src/lab/tune/tune.js';
-import { runCaptured } from '../../helpers/captured-io.js';
+import { runCaptured } from '../../support/captured-io.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-shards-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { MarketModel } from '../../../src/sim/market/market-model.js';
 import { LookaheadReference } from '../../../src/sim/market/reference-source.js';
 import { ReferencePriceWalk } from '../../../src/sim/market/reference-price.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { HOUR_MS, newFakeClock, num, RecordingPort } from './recording-port.js';
+import { HOUR_MS, newFakeClock, num, RecordingPort } from './support/recording-port.js';
 
 /** One BTC/USDC pair for `ms`, every taker filled in full; returns the port's record. */
 function run(pair: Record<string, unknown>, ms: number, seed = 77) {

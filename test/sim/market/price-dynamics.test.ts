@@ -7,7 +7,7 @@ import {
 import { PriceDynamics } from '../../../src/sim/market/price-dynamics.js';
 import { MS_PER_YEAR } from '../../../src/sim/market/reference-price.js';
 import { Rng } from '../../../src/sim/rng.js';
-import { moments } from './recording-port.js';
+import { moments } from './support/recording-port.js';
 
 const off = {
   garch: GarchConfigSchema.parse({}),
