@@ -90,7 +90,10 @@ export const PANELS = [
         '{{pair}} realised (average cost)',
         'ledger_mm_pnl_cost_realised_quote{instance=~"$instance", pair=~"$pair"}',
       ],
-      ['{{pair}} unrealised (average cost)', 'ledger_mm_pnl_unrealised_quote{instance=~"$instance", pair=~"$pair"}'],
+      [
+        '{{pair}} unrealised (average cost)',
+        'ledger_mm_pnl_unrealised_quote{instance=~"$instance", pair=~"$pair"}',
+      ],
     ],
   },
   {
