@@ -6,6 +6,7 @@
 import { cancelAllCommand } from './cancel-all.js';
 import { checkCommand } from './check.js';
 import type { Command } from './command.js';
+import { fillsCommand } from './fills.js';
 import { keygenCommand } from './keygen.js';
 import { ordersCommand } from './orders.js';
 import { paperCommand } from './paper.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   simVenueCommand,
   statusCommand,
   ordersCommand,
+  fillsCommand,
   cancelAllCommand,
   watchdogCommand,
   researchCommand,

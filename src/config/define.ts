@@ -22,11 +22,11 @@ export interface Leaf<T> {
 
 /** The schema of a config interface: sections for nested objects, leaves for everything else. */
 export type SchemaOf<T> = {
-  readonly [K in keyof T]-?: T[K] extends readonly unknown[]
-    ? Leaf<T[K]>
-    : T[K] extends object
+  readonly [K in keyof T]-?: [Extract<T[K], readonly unknown[]>] extends [never]
+    ? T[K] extends object
       ? SchemaOf<T[K]>
-      : Leaf<T[K]>;
+      : Leaf<T[K]>
+    : Leaf<T[K]>;
 };
 
 /** A schema node as seen by code that walks the schema without its static type. */

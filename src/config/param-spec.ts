@@ -251,3 +251,53 @@ export function boolParam(doc: string, def: boolean): ParamSpec<boolean> {
     resolve: same,
   };
 }
+
+/** One rung of a free-form ladder as configured: its distance from the reference and its size. */
+export interface LadderRungConfig {
+  readonly spreadBps: number;
+  readonly size: string;
+}
+
+/** `levels.ladder` as configured: off (`[]`), one list for both sides, or one per side. */
+export type LadderConfig =
+  | readonly LadderRungConfig[]
+  | { readonly buy: readonly LadderRungConfig[]; readonly sell: readonly LadderRungConfig[] };
+
+/** One rung as the strategy takes it. */
+export interface LadderRung {
+  readonly spreadBps: number;
+  readonly size: Dec;
+}
+
+/** A ladder per side, or null when off. */
+export type Ladder = { readonly BUY: readonly LadderRung[]; readonly SELL: readonly LadderRung[] } | null;
+
+const RUNG = z.strictObject({
+  spreadBps: pos(10_000, 'a positive number of basis points up to 10000'),
+  size: decimal(true, null, false),
+});
+const RUNGS = z.array(RUNG).max(20, { error: 'must have at most 20 rungs (levels per side)' });
+const increasing = (rungs: readonly LadderRungConfig[]): boolean =>
+  rungs.every((r, i) => i === 0 || r.spreadBps > rungs[i - 1]!.spreadBps);
+
+/**
+ * A free-form ladder: `[]` (off), `[{spreadBps, size}, …]` for both sides, or
+ * `{buy: [...], sell: [...]}`; rungs innermost first, each further out than the last.
+ */
+export const LADDER: ValueFormat<LadderConfig, Ladder> = {
+  name: 'mm-strategy-ladder',
+  schema: z
+    .union([RUNGS, z.strictObject({ buy: RUNGS.min(1), sell: RUNGS.min(1) })], {
+      error: 'must be [] (off), a list of {spreadBps, size} rungs, or {buy: [...], sell: [...]}',
+    })
+    .refine((v) => (Array.isArray(v) ? increasing(v) : increasing(v.buy) && increasing(v.sell)), {
+      error: 'rungs must be listed innermost first, each spreadBps larger than the one before',
+    }),
+  resolve: (v) => {
+    const rungs = (list: readonly LadderRungConfig[]): LadderRung[] =>
+      list.map((r) => ({ spreadBps: r.spreadBps, size: new Dec(r.size) }));
+    if (Array.isArray(v)) return v.length === 0 ? null : { BUY: rungs(v), SELL: rungs(v) };
+    const sides = v as Exclude<LadderConfig, readonly LadderRungConfig[]>;
+    return { BUY: rungs(sides.buy), SELL: rungs(sides.sell) };
+  },
+};

@@ -18,6 +18,7 @@ import { AuthWatch } from './reporting/auth-watch.js';
 import type { ExchangesReference, PairReferenceReport } from '../market/reference/exchanges-reference.js';
 import { BookWatch } from '../market/book-watch.js';
 import { logDaemonEvent } from './reporting/daemon-log.js';
+import { FillMarks } from '../observability/fill-marks.js';
 import {
   resolveTuning,
   type DaemonCloseOptions,
@@ -102,7 +103,7 @@ export class Daemon {
     this.state = feed.state;
     this.pollers = feed.pollers;
     this.reference = feed.reference;
-    this.positionsCalc = new Positions(config.pairs);
+    this.positionsCalc = new Positions(config.pairs, (seq) => this.session?.engine.fillsAfter(seq) ?? []);
     this.keyFile = apiKeyFileOf(options, this.venue);
     this.authWatch = new AuthWatch({
       logger: options.logger,
@@ -121,6 +122,14 @@ export class Daemon {
       position: (pair) => this.positions().find((p) => p.pair === pair),
       sideMissing: (pair, side) => this.sideWatch.episode(pair, side),
     });
+    const marks = new FillMarks({
+      now: () => clock.now(),
+      sink: () => this.session?.engine.recordFillMarks.bind(this.session.engine) ?? null,
+      reference: (pair) => this.session?.cycle.last?.strategy.references[pair]?.price ?? null,
+      feeExempt: () => this.preflightReport?.ok === true,
+      onError: (err) => options.logger.debug({ err }, 'a fill mark could not be journaled'),
+    });
+    this.observers.subscribe((e) => marks.observe(e));
   }
 
   /** created → preflight → recovering → running → closing → closed (or failed). */

@@ -1,4 +1,4 @@
-import { openJournal, type Journal } from '../orders/journal/index.js';
+import { openJournal, type FillMarkInput, type FillRecord, type Journal } from '../orders/journal/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { CancelOptions } from './cancel/cancel-pool.js';
 import { buildParts, cancelEverything, closeEngine, type EngineParts } from './engine-parts.js';
@@ -79,6 +79,19 @@ export class OrderEngine {
       get: (key) => journal.getMeta(key),
       set: (key, value) => journal.setMeta(key, value),
     };
+  }
+
+  /**
+   * Stores what was learnt about fills after they were journaled (reference, fee, markouts; see
+   * `Journal.recordFillMarks`). Throws before start and once the journal is closed.
+   */
+  recordFillMarks(marks: readonly FillMarkInput[]): number {
+    return this.must().journal.recordFillMarks(marks);
+  }
+
+  /** The journal's fills after sequence number `seq`, oldest first (the cost basis catches up on them). */
+  fillsAfter(seq: number): FillRecord[] {
+    return this.must().journal.fillsAfter(seq);
   }
 
   /** Orders left alone under the `ignore` policy: untracked, but they count against caps. */

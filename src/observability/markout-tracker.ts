@@ -22,6 +22,14 @@ export interface MarkoutSample {
   readonly side: 'BUY' | 'SELL';
   readonly horizonS: number;
   readonly bps: number;
+  /** The fill measured, when {@link MarkoutTracker.onFill} was told which it was. */
+  readonly fill?: FillRef;
+}
+
+/** Which fill a markout belongs to: its orderId and cumulative filled (the journal's key). */
+export interface FillRef {
+  readonly orderId: string;
+  readonly filled: Dec;
 }
 
 /** Options of {@link MarkoutTracker}. */
@@ -39,6 +47,7 @@ interface Pending {
   readonly side: 'BUY' | 'SELL';
   readonly at: number;
   readonly mid: Dec;
+  readonly fill: FillRef | undefined;
   /** Index of the next horizon to measure. */
   next: number;
 }
@@ -64,12 +73,15 @@ export class MarkoutTracker {
     return this.pending.length;
   }
 
-  /** A fill of ours now; false when there is no fresh mid to measure it from. */
-  onFill(pair: string, side: 'BUY' | 'SELL'): boolean {
+  /**
+   * A fill of ours now; false when there is no fresh mid to measure it from. `fill` names it in
+   * the samples it gives.
+   */
+  onFill(pair: string, side: 'BUY' | 'SELL', fill?: FillRef): boolean {
     const now = this.o.now();
     const mid = this.mids.get(pair);
     if (mid === undefined || now - mid.at > this.maxMidAgeMs) return false;
-    this.pending.push({ pair, side, at: now, mid: mid.price, next: 0 });
+    this.pending.push({ pair, side, at: now, mid: mid.price, fill, next: 0 });
     if (this.pending.length > this.maxPending) this.pending.splice(0, this.pending.length - this.maxPending);
     return true;
   }
@@ -91,6 +103,7 @@ export class MarkoutTracker {
             side: p.side,
             horizonS: this.horizonsMs[p.next]! / 1000,
             bps: move.div(p.mid).times(10_000).toNumber(),
+            ...(p.fill === undefined ? {} : { fill: p.fill }),
           });
         }
         p.next += 1;

@@ -81,6 +81,9 @@ function plan(metrics: Metrics, v: DaemonStateView) {
     inventoryQuote: [] as Sample[],
     pnlRealised: [] as Sample[],
     pnlMarked: [] as Sample[],
+    costBasis: [] as Sample[],
+    costRealised: [] as Sample[],
+    unrealised: [] as Sample[],
     risk: [] as Sample[],
     account: ACCOUNT_STATUSES.map((status) => ({
       labels: { status },
@@ -120,6 +123,9 @@ function plan(metrics: Metrics, v: DaemonStateView) {
     putKnown(out.inventoryQuote, byPair, p.inventory?.quote, toMetricNumber);
     putKnown(out.pnlRealised, byPair, p.pnl?.realised, toMetricNumber);
     putKnown(out.pnlMarked, byPair, p.pnl?.marked, toMetricNumber);
+    putKnown(out.costBasis, byPair, p.cost?.averagePrice, toMetricNumber);
+    putKnown(out.costRealised, byPair, p.cost?.realised, toMetricNumber);
+    putKnown(out.unrealised, byPair, p.cost?.unrealised, toMetricNumber);
     if (p.riskState !== null) {
       for (const state of RISK_STATES) {
         out.risk.push({ labels: { pair, state }, value: p.riskState === state ? 1 : 0 });
@@ -210,6 +216,9 @@ function apply(
     [m.inventoryQuote, p.inventoryQuote],
     [m.pnlRealised, p.pnlRealised],
     [m.pnlMarked, p.pnlMarked],
+    [m.positionCostBasis, p.costBasis],
+    [m.pnlCostRealised, p.costRealised],
+    [m.pnlUnrealised, p.unrealised],
     [m.balanceAvailable, p.available],
     [m.balanceLocked, p.locked],
     [c.riskState, p.risk],

@@ -11,6 +11,9 @@ import type { InventoryView, PairInventory } from '../execution/inventory.js';
 import type { MarketSnapshot } from '../market/market-snapshot.js';
 import { midPrice } from '../market/mid-history.js';
 import { markToMid } from '../risk/index.js';
+import { unrealisedAt } from './cost-basis.js';
+import { CostBook, type CostSource } from './cost-book.js';
+import type { PairCost } from '../strategy/cost-floor.js';
 
 /** One pair's position and PnL. */
 export interface PairPosition {
@@ -25,14 +28,44 @@ export interface PairPosition {
   readonly pnl: Dec;
   /** PnL of the volume bought and sold back: `min(bought, sold) × (avg sell − avg buy)`. */
   readonly realised: Dec;
+  /** The position's cost basis (average-cost method) and the PnL split it gives. */
+  readonly cost: PositionCost;
   readonly fills: number;
+}
+
+/** Average entry price, and PnL split into realised and unrealised (average-cost method). */
+export interface PositionCost {
+  /** Average entry price of the open position, quote per base; null when flat. */
+  readonly averagePrice: Dec | null;
+  /** Realised on what was closed against the average, fees deducted. */
+  readonly realised: Dec;
+  /** `base × (mark − average)`; null while no mark is known. */
+  readonly unrealised: Dec | null;
 }
 
 /** Positions of every configured pair (a pair that never filled is flat). */
 export class Positions {
   private readonly lastMark = new Map<string, Dec>();
+  private readonly book = new CostBook();
 
-  constructor(private readonly pairs: readonly string[]) {}
+  /** `costSource` reads the journal's fills for the cost basis; without it every position is costed flat. */
+  constructor(
+    private readonly pairs: readonly string[],
+    private readonly costSource: CostSource = () => [],
+  ) {}
+
+  /**
+   * Each costed pair's position from its fills and average entry price, for the strategy's cost
+   * floor; `mustShrink` names the pairs the risk gate holds reducing.
+   */
+  costs(mustShrink: (pair: string) => boolean = () => false): Record<string, PairCost> {
+    this.book.catchUp(this.costSource);
+    const out: Record<string, PairCost> = {};
+    for (const [pair, b] of this.book.entries()) {
+      out[pair] = { position: b.position, averagePrice: b.averagePrice, mustShrink: mustShrink(pair) };
+    }
+    return out;
+  }
 
   /** The positions at `snapshot`, marked to its mids (or `references`, or the last mark). */
   compute(
@@ -41,6 +74,7 @@ export class Positions {
     references: Readonly<Record<string, { readonly price: Dec }>> = {},
   ): PairPosition[] {
     const names = new Set([...this.pairs, ...inventory.all().map((p) => p.pair)]);
+    this.book.catchUp(this.costSource);
     const out: PairPosition[] = [];
     for (const pair of [...names].sort()) {
       const inv = inventory.get(pair);
@@ -56,11 +90,21 @@ export class Positions {
         mark,
         pnl,
         realised: realised(inv),
+        cost: costOf(this.book, pair, mark),
         fills: inv.fills,
       });
     }
     return out;
   }
+}
+
+function costOf(book: CostBook, pair: string, mark: Dec | null): PositionCost {
+  const basis = book.get(pair);
+  return {
+    averagePrice: basis.averagePrice,
+    realised: basis.realised,
+    unrealised: unrealisedAt(basis, mark),
+  };
 }
 
 /** `min(bought, sold) × (avg sell − avg buy)`: zero until both sides have filled. */

@@ -14,7 +14,9 @@ import {
   fundingPools,
   lockFor,
 } from './funding.js';
+import { costFloor, holdToFloor, type PairCost } from './cost-floor.js';
 import { afterFills } from './fill-reaction.js';
+import { classicPlan, ladderPlan, type LevelPlan } from './ladder.js';
 import {
   OPEN_GATE,
   baseShare,
@@ -36,15 +38,7 @@ import {
   slotId,
 } from './quote-types.js';
 import { bestPrices, bookWithoutOwn, referencePrice } from './reference-price.js';
-import {
-  bestQuotes,
-  clampDistances,
-  levelPrice,
-  levelQuantity,
-  levelSize,
-  scaledSize,
-  meetMinNotional,
-} from './spread-levels.js';
+import { bestQuotes, clampDistances, levelQuantity, scaledSize, meetMinNotional } from './spread-levels.js';
 
 type PairOutcome =
   | {
@@ -74,13 +68,14 @@ export function computeQuotes(
   inventory: WalletInput,
   params: StrategyParams,
   timing: PipelineTiming = UNMEASURED,
+  costs: Readonly<Record<string, PairCost>> = {},
 ): StrategyResult {
   const skipped: QuoteSkip[] = [];
   const candidates: FundingCandidate[] = [];
   const references: Record<string, { price: Dec; at: number }> = {};
   for (const pair of Object.keys(params.pairs).sort()) {
     const p = params.pairs[pair] as PairStrategyParams;
-    const out = quotePair(pair, snapshot, ownOrders, inventory, p, timing);
+    const out = quotePair(pair, snapshot, ownOrders, inventory, p, timing, costs[pair]);
     if (out.ok) {
       references[pair] = { price: out.ref, at: out.at };
       candidates.push(...out.candidates);
@@ -115,6 +110,7 @@ function quotePair(
   inventory: WalletInput,
   p: PairStrategyParams,
   timing: PipelineTiming,
+  cost: PairCost | undefined,
 ): PairOutcome {
   const skip = (reason: string, keepOrders = false): PairOutcome => ({
     ok: false,
@@ -147,22 +143,18 @@ function quotePair(
     return withRef(`no ${market.base} and no ${market.quote} to quote with`);
   }
 
-  const model = quotingModel(p.model).shape({
-    pair,
-    reference: ref,
-    now,
-    market,
-    holdings,
-    share,
-    params: p,
-    timing,
-  });
+  const modelInput = { pair, reference: ref, now, market, holdings, share, params: p, timing };
+  const model = quotingModel(p.model).shape(modelInput);
   if (!model.ok) return withRef(model.reason);
   const shape = afterFills(model.shape, pair, now, timing.lastFillAt, p.fillReaction);
   const best = bestQuotes(ref, clampDistances(shape, p.spread));
   const limits = crossLimits(bestPrices(bookWithoutOwn(book, own, pair)), own, pair);
   const gate = holdings === null || share === null ? OPEN_GATE : inventoryGate(holdings, share, p.inventory);
   const pressure = holdings === null || share === null ? 0 : inventoryPressure(holdings, share, p.inventory);
+  // The cost floor yields when a hard limit has shut the side that would add to the position.
+  const addingShut = cost === undefined ? false : cost.position.gt(0) ? !gate.buy : !gate.sell;
+  const floor = costFloor(cost, p.inventory.costFloorBps, addingShut);
+  const tick = effectiveTick(p.guards.tick);
 
   const skipped: QuoteSkip[] = [];
   const candidates: FundingCandidate[] = [];
@@ -177,10 +169,33 @@ function quotePair(
       side === 'SELL' && highestBid !== null && (limits.askAbove === null || highestBid.gt(limits.askAbove))
         ? { ...limits, askAbove: highestBid }
         : limits;
+    const ladder = p.levels.ladder?.[side];
+    const count = sideLevelCount(side, pressure, ladder?.length ?? p.levels.count, p.inventory.shedOuterAt);
+    const hold = (price: Dec): Dec => holdToFloor(side, price, floor, tick);
+    let bestRaw = hold(side === 'BUY' ? best.bid : best.ask);
+    let plan: LevelPlan = classicPlan(side, count, p.levels);
+    if (ladder !== undefined) {
+      // Each rung's distance is the model's with the rung as its spread (see ladder.ts).
+      const bestWith = (spreadBps: number): Dec | null => {
+        const spread = { ...p.spread, bidBps: spreadBps, askBps: spreadBps };
+        const m = quotingModel(p.model).shape({ ...modelInput, params: { ...p, spread } });
+        if (!m.ok) return null;
+        const s = afterFills(m.shape, pair, now, timing.lastFillAt, p.fillReaction);
+        const b = bestQuotes(ref, clampDistances(s, p.spread));
+        return side === 'BUY' ? b.bid : b.ask;
+      };
+      const laid = ladderPlan(side, ladder, count, p.levels.sizeUnit, bestWith, hold);
+      if (laid === null) {
+        skipped.push({ pair, side, reason: 'the quoting model gives no price for the first rung' });
+        continue;
+      }
+      bestRaw = laid.best;
+      plan = laid.plan;
+    }
     const levels = sideLevels(
       pair,
       side,
-      side === 'BUY' ? best.bid : best.ask,
+      bestRaw,
       sideLimits,
       market,
       ref,
@@ -188,7 +203,7 @@ function quotePair(
       p,
       shape.tolerance?.[side],
       sizeSkewFactor(side, pressure, p.inventory.sizeSkew),
-      sideLevelCount(side, pressure, p.levels.count, p.inventory.shedOuterAt),
+      plan,
     );
     skipped.push(...levels.skipped);
     candidates.push(...levels.candidates);
@@ -208,7 +223,7 @@ function sideLevels(
   p: PairStrategyParams,
   tolerance: QuoteTolerance | undefined,
   sizeFactor: number,
-  levelCount: number,
+  plan: LevelPlan,
 ): { candidates: FundingCandidate[]; skipped: QuoteSkip[] } {
   const tick = effectiveTick(p.guards.tick);
   const step = p.guards.quantityStep;
@@ -216,16 +231,9 @@ function sideLevels(
   const skipped: QuoteSkip[] = [];
   const best = noCross(roundAway(bestRaw, side, tick), side, limits, tick);
   let prev: Dec | null = null;
-  for (let level = 0; level < levelCount; level++) {
+  for (let level = 0; level < plan.count; level++) {
     let price =
-      best === null
-        ? null
-        : noCross(
-            roundAway(levelPrice(best, side, level, p.levels.spacingBps), side, tick),
-            side,
-            limits,
-            tick,
-          );
+      best === null ? null : noCross(roundAway(plan.price(level, best), side, tick), side, limits, tick);
     // Levels never share or swap prices: each is at least one tick further out than the last.
     if (price !== null && prev !== null && (side === 'BUY' ? price.gte(prev) : price.lte(prev))) {
       price = roundAway(side === 'BUY' ? prev.minus(tick) : prev.plus(tick), side, tick);
@@ -240,7 +248,7 @@ function sideLevels(
       continue;
     }
     const qty = meetMinNotional(
-      levelQuantity(scaledSize(levelSize(level, p.levels), sizeFactor), price, step),
+      levelQuantity(scaledSize(plan.size(level), sizeFactor), price, step),
       price,
       market.minQuoteAmount,
       step,
@@ -261,7 +269,7 @@ function sideLevels(
       locks: lockFor(side, price, qty, market),
       ...(tolerance === undefined
         ? {}
-        : { tolerance: levelTolerance(tolerance, level, p.levels.spacingBps) }),
+        : { tolerance: levelTolerance(tolerance, level, plan.extraBps(level)) }),
     };
     candidates.push({ quote, instruments: market, minNotional: market.minQuoteAmount, quantityStep: step });
   }
@@ -273,8 +281,7 @@ function sideLevels(
  * every level is repriced where level 0 would be (a deep quote the price approaches becomes the
  * inner one instead of costing a placement), and the toxic edge stays the same for all.
  */
-function levelTolerance(t: QuoteTolerance, level: number, spacingBps: number): QuoteTolerance {
+function levelTolerance(t: QuoteTolerance, level: number, extra: number): QuoteTolerance {
   if (level === 0) return t;
-  const extra = level * spacingBps;
   return { ...t, insideBps: t.insideBps + extra, outsideBps: t.outsideBps + extra };
 }

@@ -11,6 +11,7 @@ describe('the risk inputs from positions', () => {
     mark: mark === null ? null : dec(mark),
     pnl: dec(pnl),
     realised: ZERO,
+    cost: { averagePrice: null, realised: ZERO, unrealised: ZERO },
     fills: 1,
   });
 

@@ -72,7 +72,7 @@ export const PANELS = [
     kind: 'timeseries',
     title: 'PnL (quote)',
     description:
-      'The PnL split, per pair, in its quote instrument: realised (on closed round trips), and the open position valued at the mid (marked - realised); marked is their sum. Red below 0.',
+      'The PnL split, per pair, in its quote instrument: realised (on closed round trips), and the open position valued at the mid (marked - realised); marked is their sum. The average-cost split: realised against the average entry price, and the open position unrealised at the mark. Red below 0.',
     unit: 'short',
     w: 8,
     thresholds: [
@@ -85,6 +85,14 @@ export const PANELS = [
       [
         '{{pair}} position at the mid (marked - realised)',
         'ledger_mm_pnl_marked_quote{instance=~"$instance", pair=~"$pair"} - ledger_mm_pnl_realised_quote{instance=~"$instance", pair=~"$pair"}',
+      ],
+      [
+        '{{pair}} realised (average cost)',
+        'ledger_mm_pnl_cost_realised_quote{instance=~"$instance", pair=~"$pair"}',
+      ],
+      [
+        '{{pair}} unrealised (average cost)',
+        'ledger_mm_pnl_unrealised_quote{instance=~"$instance", pair=~"$pair"}',
       ],
     ],
   },

@@ -186,6 +186,7 @@ export const PANELS = [
       ['best ask', 'ledger_mm_quoted_best_ask_price{instance=~"$instance", pair=~"$pair"}'],
       ['reference', 'ledger_mm_reference_price{instance=~"$instance", pair=~"$pair"}'],
       ['best bid', 'ledger_mm_quoted_best_bid_price{instance=~"$instance", pair=~"$pair"}'],
+      ['cost basis', 'ledger_mm_position_cost_basis{instance=~"$instance", pair=~"$pair"}'],
     ],
   },
   {

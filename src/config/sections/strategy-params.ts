@@ -4,6 +4,7 @@ import {
   BPS,
   type ConfigOf,
   JSON_PATH,
+  LADDER,
   NON_NEG_DEC,
   NON_NEG_NUM,
   OPT_DEC,
@@ -99,6 +100,11 @@ export const pairParamSpecs = {
     ),
     size: param('Size of level 0, in levels.sizeUnit.', POS_DEC, '0.01'),
     sizeIncrement: param('Added to the size per level further out, in levels.sizeUnit.', NON_NEG_DEC, '0'),
+    ladder: param(
+      'A free-form ladder instead of levels.count, spacingBps, size and sizeIncrement: [] (off), [{"spreadBps": 10, "size": "0.01"}, ...] for both sides, or {"buy": [...], "sell": [...]}. Rungs innermost first; each is a level at spreadBps from the reference (it takes the place of spread.bidBps/askBps for that level: skew, the model\'s own floor and spread.minBps/maxBps apply) with size in levels.sizeUnit. With a ladder, levels.count must be 1 and levels.sizeIncrement 0.',
+      LADDER,
+      [],
+    ),
   },
   inventory: {
     targetBaseShare: param(
@@ -145,6 +151,11 @@ export const pairParamSpecs = {
     minBaseShare: param(
       'Hard minimum base share; below it only the BUY side is quoted (0 = none).',
       SHARE,
+      0,
+    ),
+    costFloorBps: param(
+      "The side that reduces the position (from the fills) is not quoted through the position's average entry price by more than this, bps: long, asks stay at or above average x (1 - bps/10000); short, bids at or below average x (1 + bps/10000). Not applied while a hard inventory limit (inventory.maxBase, maxBaseShare, minBaseShare, or the risk gate's inventory guard) says the position must shrink. 0 = off.",
+      BPS,
       0,
     ),
   },

@@ -52,6 +52,23 @@ function pairProblems(c: PairStrategyConfig): Array<[string, unknown, string]> {
   if (c.reference.source === 'external' && c.external.url === '') {
     out.push(['external.url', '', 'must be set when reference.source is "external"']);
   }
+  const ladder = c.levels.ladder;
+  if (Array.isArray(ladder) ? ladder.length > 0 : true) {
+    if (c.levels.count !== 1) {
+      out.push([
+        'levels.ladder',
+        ladder,
+        `replaces levels.count (${c.levels.count}): the rungs are the levels; set levels.count to 1 or remove the ladder`,
+      ]);
+    }
+    if (c.levels.sizeIncrement !== '0') {
+      out.push([
+        'levels.ladder',
+        ladder,
+        `replaces levels.sizeIncrement (${c.levels.sizeIncrement}): each rung has its size; set levels.sizeIncrement to "0" or remove the ladder`,
+      ]);
+    }
+  }
   if (c.reference.source === 'exchanges' && c.exchanges.sources.length < c.exchanges.minSources) {
     out.push([
       'exchanges.sources',

@@ -81,6 +81,7 @@ export function buildStateView(src: StateSource): DaemonStateView {
       reference: src.cycle?.strategy.references[pair] ?? null,
       inventory: position === null ? null : { base: position.base, quote: position.quote },
       pnl: position === null ? null : { realised: position.realised, marked: position.pnl },
+      cost: position?.cost ?? null,
       riskState: src.cycle?.verdict.pairStates[pair] ?? null,
       twoSided: quotes.some((q) => q.side === 'BUY') && quotes.some((q) => q.side === 'SELL'),
       foreignOrders: mine.filter((o) => o.flags.foreign).length,

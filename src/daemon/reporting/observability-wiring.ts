@@ -31,9 +31,9 @@ import { buildStatusReport } from '../../observability/http/status-report.js';
 import { bindVenueClientHooks } from '../../observability/venue-hooks.js';
 import type { DaemonEvent } from '../daemon-types.js';
 import type { DaemonAttachment } from '../run-daemon.js';
-
 import type { PairReferenceReport } from '../../market/reference/exchanges-reference.js';
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
+
 /** What the wiring needs of the daemon (the `Daemon` fits). */
 export interface ObservableDaemon {
   readonly phase: string;

@@ -9,12 +9,12 @@ import { MarketState, createMarketPollers, type MarketPollers } from '../../mark
 import type { MarketStateOptions } from '../../market/market-state.js';
 import type { VenueClient } from '../../venue/client.js';
 import type { Balance } from '../../venue/schemas.js';
-
 import type { Logger } from '../../logging/logger.js';
 import { type ExchangeFactory, ccxtExchangeFactory } from '../../market/reference/ccxt-exchanges.js';
 import { type ExchangesReference, exchangesReferenceOf } from '../../market/reference/exchanges-reference.js';
 import { pairConfig } from '../../config/sections/strategy-rules.js';
 import { toPairParams } from '../../strategy/params.js';
+
 /** A {@link MarketState} that reports every balances poll it takes. */
 export class ObservedMarketState extends MarketState {
   constructor(

@@ -35,6 +35,7 @@ import type { OrderDispatch, PendingEntry } from './order-dispatch.js';
 import { ownOrdersView } from '../../orders/own-orders-view.js';
 import { riskInputs, type PairPosition, type Positions } from '../../portfolio/pnl.js';
 import type { RiskMemory, RiskMemoryEvent } from '../../risk/risk-memory.js';
+import type { PairCost } from '../../strategy/cost-floor.js';
 
 /** What one pass saw and decided (kept for status, logs and tests). */
 export interface CycleReport {
@@ -109,6 +110,12 @@ export class QuoteCycle {
     return this.lastReport;
   }
 
+  /** The cost basis per pair for the strategy's cost floor, and which pairs the risk gate holds reducing. */
+  private costs(): Record<string, PairCost> {
+    const states = this.lastReport?.verdict.pairStates ?? {};
+    return this.d.positions.costs((pair) => states[pair] === 'reducing');
+  }
+
   /** The risk gate's state carried between passes (null before the first). */
   get risk(): RiskState | null {
     return this.riskState;
@@ -128,7 +135,7 @@ export class QuoteCycle {
     this.d.bookWatch.observe(raw);
     const { snapshot, own, balances, stale } = this.inputs(raw, params);
     const timing = { ...dispatch.timing, lastFillAt: this.fills.observe(this.d.engine.inventory, now) };
-    const strategy = computeQuotes(snapshot, own, balances, params.strategy, timing);
+    const strategy = computeQuotes(snapshot, own, balances, params.strategy, timing, this.costs());
     const plan = (this.d.reconciler ?? planReconcile)(strategy, own, balances, params.reconcile);
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
     this.riskState ??= this.seedRisk(now, params);
@@ -187,10 +194,14 @@ export class QuoteCycle {
     const now = this.d.clock.now();
     const params = this.d.params();
     const inputs = this.inputs(this.d.market.snapshot(now), params, entry.registrySlot);
-    const strategy = computeQuotes(inputs.snapshot, inputs.own, inputs.balances, params.strategy, {
-      ...this.d.dispatch.timing,
-      lastFillAt: this.fills.observe(this.d.engine.inventory, now),
-    });
+    const strategy = computeQuotes(
+      inputs.snapshot,
+      inputs.own,
+      inputs.balances,
+      params.strategy,
+      { ...this.d.dispatch.timing, lastFillAt: this.fills.observe(this.d.engine.inventory, now) },
+      this.costs(),
+    );
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return 'no-quote';
     const asOrder = { ...viewOf(entry), since: now };

@@ -71,6 +71,7 @@ export function benchView(now: number): DaemonStateView {
       reference: { price: mid, at: now - 1_000 },
       inventory: { base: new Dec('0.25'), quote: new Dec('-16000.5') },
       pnl: { realised: new Dec('12.5'), marked: new Dec('-3.25') },
+      cost: { averagePrice: mid.minus(40), realised: new Dec('11.75'), unrealised: new Dec('10') },
       riskState: 'active',
       foreignOrders: 0,
       // Every family gets a series, this one included (a real view has it only for an empty side).

@@ -45,6 +45,11 @@ export interface SimRunOptions {
   readonly stepMs?: number;
   /** Called with the daemon once built (diagnostics: subscribe to its events). */
   readonly onDaemon?: (daemon: Daemon) => void;
+  /**
+   * The daemon's journal file, kept after the run (tests read its fills); default a file in a
+   * throwaway directory removed at the end.
+   */
+  readonly storePath?: string;
 }
 
 const MAX_MESSAGES = 5;
@@ -100,7 +105,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     const config: MmConfig = {
       ...o.config,
       venue: { ...o.config.venue, apiKey, baseUrl: IN_PROCESS_BASE_URL, submitUrl: IN_PROCESS_SUBMIT_URL },
-      store: { ...o.config.store, path: path.join(dir, 'journal.sqlite') },
+      store: { ...o.config.store, path: o.storePath ?? path.join(dir, 'journal.sqlite') },
     };
     const jitter = new Rng(o.seed).fork('daemon/jitter');
     // The ids' entropy is seeded too: they appear in the report's warnings.

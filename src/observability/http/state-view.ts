@@ -55,6 +55,16 @@ export interface PairStateView {
    * and realised (on the matched quantity; absent when the daemon does not compute it).
    */
   readonly pnl: { readonly realised?: Dec; readonly marked: Dec } | null;
+  /**
+   * The position's cost basis by the average-cost method: average entry price (null when flat),
+   * realised PnL against it, unrealised PnL at the mark (null while none is known). Absent when
+   * the daemon does not compute it.
+   */
+  readonly cost?: {
+    readonly averagePrice: Dec | null;
+    readonly realised: Dec;
+    readonly unrealised: Dec | null;
+  } | null;
   /** The risk gate's standing; null before its first verdict. */
   readonly riskState: PairRiskState | null;
   /** Overrides the derived flag (at least one live quote on each side). */

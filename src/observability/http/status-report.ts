@@ -54,6 +54,8 @@ export interface PairStatus {
   }[];
   readonly inventory: { base: string; quote: string | null } | null;
   readonly pnl: { realised: string | null; marked: string } | null;
+  /** Average-cost basis: average entry price (null when flat), realised and unrealised PnL. */
+  readonly cost: { averageEntryPrice: string | null; realised: string; unrealised: string | null } | null;
   /** Sides without a resting quote: why, and for how long. */
   readonly sideMissing: readonly { side: string; reason: string; detail: string; seconds: number }[];
 }
@@ -104,6 +106,14 @@ export function buildStatusReport(view: DaemonStateView, opts: StatusReportOptio
             ? null
             : { base: str(p.inventory.base), quote: opt(p.inventory.quote ?? null) },
         pnl: p.pnl === null ? null : { realised: opt(p.pnl.realised ?? null), marked: str(p.pnl.marked) },
+        cost:
+          p.cost == null
+            ? null
+            : {
+                averageEntryPrice: opt(p.cost.averagePrice?.toDecimalPlaces(8) ?? null),
+                realised: str(p.cost.realised.toDecimalPlaces(8)),
+                unrealised: opt(p.cost.unrealised?.toDecimalPlaces(8) ?? null),
+              },
         sideMissing: (p.sideMissing ?? []).map((m) => ({
           side: m.side,
           reason: m.reason,

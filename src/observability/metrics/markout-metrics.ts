@@ -45,7 +45,8 @@ export type MarkoutEvent =
     }
   | { readonly type: string };
 
-function ownlessMid(snapshot: MarketSnapshot, own: readonly OwnOrderView[], pair: string): Dec | null {
+/** The pair's book mid without our own orders, or null without a two-sided book. */
+export function ownlessMid(snapshot: MarketSnapshot, own: readonly OwnOrderView[], pair: string): Dec | null {
   const book = snapshot.pairs[pair]?.book;
   if (book == null) return null;
   const ownless = bookWithoutOwn(book, own, pair);

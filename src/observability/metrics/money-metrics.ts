@@ -21,6 +21,9 @@ export interface MoneyMetrics {
   readonly filledQuote: Counter<'pair' | 'side'>;
   readonly pnlRealised: Gauge<'pair'>;
   readonly pnlMarked: Gauge<'pair'>;
+  readonly positionCostBasis: Gauge<'pair'>;
+  readonly pnlCostRealised: Gauge<'pair'>;
+  readonly pnlUnrealised: Gauge<'pair'>;
 }
 
 /** Registers the money metrics. */
@@ -71,6 +74,24 @@ export function createMoneyMetrics(f: MetricFactory): MoneyMetrics {
     pnlMarked: f.gauge(
       'ledger_mm_pnl_marked_quote',
       'PnL with the position marked to the mid, in the quote instrument.',
+      ['pair'],
+      true,
+    ),
+    positionCostBasis: f.gauge(
+      'ledger_mm_position_cost_basis',
+      'Average entry price of the open position (average-cost method), quote per base; absent when flat.',
+      ['pair'],
+      true,
+    ),
+    pnlCostRealised: f.gauge(
+      'ledger_mm_pnl_cost_realised_quote',
+      'PnL realised against the average entry price (average-cost method), fees deducted, in the quote instrument.',
+      ['pair'],
+      true,
+    ),
+    pnlUnrealised: f.gauge(
+      'ledger_mm_pnl_unrealised_quote',
+      'PnL of the open position at the mark against its average entry price, in the quote instrument.',
       ['pair'],
       true,
     ),

@@ -22,6 +22,14 @@ export {
 export type { JournalConflictKind } from './errors.js';
 export { DEC_TAG, decimalJsonCodec, decodeJson, encodeJson } from './codec.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { FILL_MARKOUT_HORIZONS_S, isFillMarkoutHorizon, markoutKind } from './fill-history.js';
+export type {
+  FillHistoryFilter,
+  FillHistoryRow,
+  FillMarkInput,
+  FillMarkKind,
+  FillMarkoutHorizon,
+} from './fill-history.js';
 export type { MigrationReport } from './schema.js';
 export type {
   FillInput,

@@ -1,6 +1,12 @@
 import { systemClock } from '../../core/clock.js';
 import type { Clock } from '../../core/clock.js';
 import { JournalClosedError, JournalInputError, JournalReadOnlyError } from './errors.js';
+import {
+  FillHistory,
+  type FillHistoryFilter,
+  type FillHistoryRow,
+  type FillMarkInput,
+} from './fill-history.js';
 import { GroupCommit, type Durability, type JournalStats } from './group-commit.js';
 import { OrderWrites } from './order-writes.js';
 import { OWN_META_KEYS, nextSuffix, randomRunId, registerRun } from './runs.js';
@@ -55,6 +61,7 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   private readonly codec: SnapshotCodec<O>;
   private readonly writes: OrderWrites<O>;
   private readonly group: GroupCommit;
+  private readonly history: FillHistory;
   private closed = false;
 
   /** @internal Use {@link openJournal}. */
@@ -80,6 +87,7 @@ export class Journal<O extends JournalOrder = JournalOrder> {
       groupMs: init.groupMs,
     });
     this.writes = new OrderWrites(this.st, init.clock, init.codec);
+    this.history = new FillHistory(init.db);
     this.runId = init.lock === null ? null : this.startRun();
   }
 
@@ -129,6 +137,24 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   /** Stores one fill on its own. Returns false when the same (orderId, cumulative) is already stored. */
   recordFill(fill: FillInput): boolean {
     return this.write(() => this.writes.fills(null, [fill]) === 1, 'durable');
+  }
+
+  /**
+   * Stores what was learnt about fills after they were stored (reference, fee, markouts), each
+   * once: a mark already stored is skipped. Relaxed: no venue call depends on a mark, so it
+   * commits with the next durable write or the group timer. Returns how many were new.
+   */
+  recordFillMarks(marks: readonly FillMarkInput[]): number {
+    return this.write(() => this.history.record(marks), 'relaxed');
+  }
+
+  /**
+   * The fills matching `filter` with their order's clientOrderId and their marks, oldest first,
+   * streamed from a cursor (see {@link FillHistory.iterate}).
+   */
+  fillHistory(filter: FillHistoryFilter = {}): IterableIterator<FillHistoryRow> {
+    this.assertOpen();
+    return this.history.iterate(filter);
   }
 
   /**
@@ -194,6 +220,12 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     this.assertOpen();
     const rows = orderId === undefined ? this.st.allFills.all() : this.st.fillsOf.all(orderId);
     return rows.map(toFillRecord);
+  }
+
+  /** Stored fills after sequence number `seq`, oldest first (an incremental reader's catch-up). */
+  fillsAfter(seq: number): FillRecord[] {
+    this.assertOpen();
+    return this.st.fillsAfter.all(seq).map(toFillRecord);
   }
 
   /** The transition log, oldest first; of one order when `key` is given. */

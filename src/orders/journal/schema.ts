@@ -112,8 +112,38 @@ CREATE TRIGGER fills_no_delete BEFORE DELETE ON fills
 INSERT INTO meta (key, value) VALUES ('client_order_counter', '0'), ('run_counter', '0');
 `;
 
+/**
+ * Fill history (issue 28), a self-contained entry that can be renumbered. `fills` gains a
+ * nullable `party` column (the party that filled; null: the store's one party, until several
+ * parties share a store) and an index on time. What is learnt about a fill after it is stored
+ * (the daemon's reference price when it saw the fill, the fee, each markout as its horizon
+ * passes) goes into `fill_marks`: append-only like `fills`, keyed by the fill's
+ * (order_id, filled) and one row per kind, so the fills rows themselves are never updated.
+ */
+const FILL_HISTORY = `
+ALTER TABLE fills ADD COLUMN party TEXT;
+CREATE INDEX fills_at ON fills (at);
+
+CREATE TABLE fill_marks (
+  order_id TEXT NOT NULL,
+  filled   TEXT NOT NULL,
+  kind     TEXT NOT NULL,
+  value    TEXT NOT NULL,
+  at       INTEGER NOT NULL,
+  PRIMARY KEY (order_id, filled, kind)
+) STRICT;
+
+CREATE TRIGGER fill_marks_no_update BEFORE UPDATE ON fill_marks
+  BEGIN SELECT RAISE(ABORT, 'fill_marks are append-only'); END;
+CREATE TRIGGER fill_marks_no_delete BEFORE DELETE ON fill_marks
+  BEGIN SELECT RAISE(ABORT, 'fill_marks are append-only'); END;
+`;
+
 /** The migrations of this build, ascending. Append only; never edit a released one. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, description: 'initial schema', up: V1 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, description: 'initial schema', up: V1 },
+  { version: 2, description: 'fill history: fills.party, fill_marks', up: FILL_HISTORY },
+];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -130,6 +130,7 @@ export function prepareStatements(db: Db) {
       'SELECT contract_id FROM contract_ids WHERE local_key = ? ORDER BY seq, rowid',
     ),
     allFills: db.prepare<[], FillRow>('SELECT * FROM fills ORDER BY seq'),
+    fillsAfter: db.prepare<[number], FillRow>('SELECT * FROM fills WHERE seq > ? ORDER BY seq'),
     fillsOf: db.prepare<[string], FillRow>('SELECT * FROM fills WHERE order_id = ? ORDER BY seq'),
     allTransitions: db.prepare<[], TransitionDbRow>('SELECT * FROM transitions ORDER BY seq'),
     transitionsOf: db.prepare<[string], TransitionDbRow>(

@@ -76,7 +76,7 @@ describe('docs/reference/', () => {
 
   it('cli.md holds every command usage', () => {
     const page = cliReference();
-    expect(COMMANDS.length).toBe(12);
+    expect(COMMANDS.length).toBe(13);
     const missing = COMMANDS.filter(
       (c) => !page.includes(`## ${c.name}\n`) || !page.includes(c.usage.trimEnd()),
     );

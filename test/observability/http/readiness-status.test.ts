@@ -35,6 +35,7 @@ function view(over: Partial<DaemonStateView> = {}): DaemonStateView {
         reference: { price: dec('100'), at: NOW - 1_000 },
         inventory: { base: dec('0.1') },
         pnl: { marked: dec('-1.5') },
+        cost: { averagePrice: dec('101.123456789'), realised: dec('2'), unrealised: null },
         riskState: 'active',
       },
     ],
@@ -119,6 +120,7 @@ describe('buildStatusReport', () => {
         ],
         inventory: { base: '0.1', quote: null },
         pnl: { realised: null, marked: '-1.5' },
+        cost: { averageEntryPrice: '101.12345679', realised: '2', unrealised: null },
         sideMissing: [],
       },
     ]);

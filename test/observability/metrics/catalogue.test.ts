@@ -64,6 +64,9 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_filled_quote_total: ['counter', ['pair', 'side']],
   ledger_mm_pnl_realised_quote: ['gauge', ['pair']],
   ledger_mm_pnl_marked_quote: ['gauge', ['pair']],
+  ledger_mm_position_cost_basis: ['gauge', ['pair']],
+  ledger_mm_pnl_cost_realised_quote: ['gauge', ['pair']],
+  ledger_mm_pnl_unrealised_quote: ['gauge', ['pair']],
   // reference from exchanges
   ledger_mm_reference_source_age_seconds: ['gauge', ['pair', 'source']],
   ledger_mm_reference_source_deviation_bps: ['gauge', ['pair', 'source']],

@@ -26,7 +26,7 @@ describe('journal schema', () => {
     const path = stores.tempStore();
     expect(fs.existsSync(path)).toBe(false);
     const j = stores.open(path);
-    expect(j.schema).toEqual({ from: 0, to: SCHEMA_VERSION, applied: [1] });
+    expect(j.schema).toEqual({ from: 0, to: SCHEMA_VERSION, applied: MIGRATIONS.map((m) => m.version) });
     const raw = stores.raw(path);
     const tables = (
       raw.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as {
@@ -86,14 +86,16 @@ describe('journal schema', () => {
     first.recordIntent(toy('mm-1'));
     first.close();
     const second = stores.open(path);
-    expect(second.schema).toEqual({ from: 1, to: 1, applied: [] });
+    expect(second.schema).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
     expect(second.loadAll().map((o) => o.key)).toEqual(['mm-1']);
     second.close();
 
     const db = rawWritable(path);
     try {
-      expect(migrate(db, 0)).toEqual({ from: 1, to: 1, applied: [] });
-      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 1 }]);
+      expect(migrate(db, 0)).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
+      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual(
+        MIGRATIONS.map((m) => ({ version: m.version })),
+      );
     } finally {
       db.close();
     }
@@ -104,14 +106,19 @@ describe('journal schema', () => {
     const j = stores.open(path);
     j.recordIntent(toy('mm-1'));
     j.close();
+    const next = SCHEMA_VERSION + 1;
     const v2: Migration = {
-      version: 2,
+      version: next,
       description: 'tag orders',
       up: "ALTER TABLE orders ADD COLUMN tag TEXT NOT NULL DEFAULT 'none'",
     };
     const db = rawWritable(path);
     try {
-      expect(migrate(db, 0, [...MIGRATIONS, v2])).toEqual({ from: 1, to: 2, applied: [2] });
+      expect(migrate(db, 0, [...MIGRATIONS, v2])).toEqual({
+        from: SCHEMA_VERSION,
+        to: next,
+        applied: [next],
+      });
       expect(migrate(db, 0, [...MIGRATIONS, v2]).applied).toEqual([]);
       expect(db.prepare('SELECT local_key, tag FROM orders').all()).toEqual([
         { local_key: 'mm-1', tag: 'none' },
@@ -125,7 +132,7 @@ describe('journal schema', () => {
     const path = stores.tempStore();
     stores.open(path).close();
     const broken: Migration = {
-      version: 2,
+      version: SCHEMA_VERSION + 1,
       description: 'half done',
       up: (db) => {
         db.exec('CREATE TABLE half (x TEXT) STRICT');
@@ -135,7 +142,7 @@ describe('journal schema', () => {
     const db = rawWritable(path);
     try {
       expect(() => migrate(db, 0, [...MIGRATIONS, broken])).toThrow('boom');
-      expect(schemaVersion(db)).toBe(1);
+      expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
       expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'half'").get()).toBeUndefined();
     } finally {
       db.close();

@@ -1,0 +1,180 @@
+/**
+ * `ledger-mm fills`: the fill history from the order journal (store.path, LEDGER_MM_STORE_PATH),
+ * opened read-only like `status` and `orders` do, so it runs next to a daemon. Each fill carries
+ * its time, pair, side, price, quantity, fee, orderId, clientOrderId, the reference the daemon
+ * quoted around when it saw the fill, the spread captured against it, and the markouts at
+ * +5/30/60/300 s once the daemon has measured them. Rows stream from a SQLite cursor: a history
+ * of any length is never held in memory.
+ */
+import type { MmConfig } from '../config/schema.js';
+import type { FillHistoryFilter } from '../orders/journal/index.js';
+import { EXIT, type Command, type CommandIo } from './command.js';
+import {
+  CSV_HEADER,
+  TABLE_PAGE_ROWS,
+  csvLine,
+  fillLine,
+  tablePage,
+  type FillLine,
+} from './support/fill-rows.js';
+import { closeJournalRead, describeJournalRead, readJournal } from './support/journal-reader.js';
+import { errorText, operatorStartup } from './support/operator-setup.js';
+
+const NAME = 'fills';
+
+const USAGE = `Usage: ledger-mm fills [--config FILE]... [--since T] [--until T] [--pair PAIR] [--party X] [--format table|csv|json]
+
+Prints the fills the order journal (store.path, LEDGER_MM_STORE_PATH) holds, oldest first:
+time (ISO 8601, UTC), pair, side, price, quantity, fee, orderId, clientOrderId, the reference
+price the daemon quoted around when it saw the fill, the spread captured against it (bps, signed
+from our side: positive when we bought below or sold above the reference), and the markouts at
++5, +30, +60 and +300 s (the move of the book mid without our orders, signed from our side, bps;
+empty until the daemon has measured them). The journal is opened read-only; this runs next to a
+running daemon, and streams: a long history is never held in memory.
+
+Options:
+  -c, --config FILE    A config file layered over config/default.json. Repeatable.
+      --since T        Fills at or after T: an ISO time (2026-11-28, 2026-11-28T09:00Z), "today"
+                       (UTC midnight), or a time ago such as 90s, 30m, 8h, 7d.
+      --until T        Fills before T (same forms).
+  -p, --pair PAIR      Only this pair, e.g. BTC/USDC.
+      --party X        Only fills of party X. The journal records no party yet (null: the store's
+                       one party), so today this matches no fill; it is ready for several parties.
+      --format F       table (default), csv (RFC 4180, header line, for a spreadsheet) or json
+                       (an array of objects).
+  -h, --help           Show this help.
+
+Exit codes: 0 listed (also when there are none, or no journal exists yet); 1 the journal could
+not be read; 2 bad usage or invalid configuration.
+`;
+
+const FORMATS = ['table', 'csv', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+const AGO = /^(\d+(?:\.\d+)?)(s|m|h|d)$/;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A `--since`/`--until` value as epoch ms, or null when it is not one of the accepted forms. */
+export function parseTimeBound(text: string, now: number): number | null {
+  const t = text.trim();
+  if (t === 'today') {
+    const d = new Date(now);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  }
+  const ago = AGO.exec(t);
+  if (ago !== null) return now - Number(ago[1]) * UNIT_MS[ago[2] as keyof typeof UNIT_MS];
+  if (!/^\d{4}-\d{2}-\d{2}/.test(t)) return null;
+  const ms = Date.parse(t);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+async function run(argv: string[], io: CommandIo): Promise<number> {
+  const now = Date.now();
+  const start = operatorStartup(NAME, argv, io, USAGE, {
+    options: {
+      since: { type: 'string' },
+      until: { type: 'string' },
+      pair: { type: 'string', short: 'p' },
+      party: { type: 'string' },
+      format: { type: 'string' },
+    },
+    check: (v) => {
+      for (const [flag, value] of [
+        ['--since', v.since],
+        ['--until', v.until],
+      ] as const) {
+        if (value !== undefined && parseTimeBound(value, now) === null) {
+          return `${flag} must be an ISO time, "today" or a time ago such as 30m, 8h, 7d; got "${value}"`;
+        }
+      }
+      if (v.pair === '') return '--pair needs a pair name, e.g. BTC/USDC';
+      if (v.party === '') return '--party needs a party id';
+      if (v.format !== undefined && !(FORMATS as readonly string[]).includes(v.format)) {
+        return `--format must be table, csv or json; got "${v.format}"`;
+      }
+      return null;
+    },
+  });
+  if (!start.ok) return start.exitCode;
+  const { values, config } = start.value;
+  const filter: FillHistoryFilter = {
+    ...(values.since === undefined ? {} : { since: parseTimeBound(values.since, now)! }),
+    ...(values.until === undefined ? {} : { until: parseTimeBound(values.until, now)! }),
+    ...(values.pair === undefined ? {} : { pair: values.pair }),
+    ...(values.party === undefined ? {} : { party: values.party }),
+  };
+  return list(config, filter, (values.format ?? 'table') as Format, io);
+}
+
+/** Streams the matching fills in `format`. */
+function list(config: MmConfig, filter: FillHistoryFilter, format: Format, io: CommandIo): number {
+  const read = readJournal(config.store.path);
+  if (read.kind !== 'open') {
+    if (read.kind === 'error') {
+      io.stderr(`ledger-mm fills: ${describeJournalRead(read)}\n`);
+      return EXIT.FAILED;
+    }
+    // No store yet: no fill. The machine formats stay parseable; the table says why.
+    if (format === 'csv') io.stdout(CSV_HEADER);
+    else if (format === 'json') io.stdout('[]\n');
+    else io.stdout(`${describeJournalRead(read)}\n`);
+    return EXIT.OK;
+  }
+  const out = writerOf(format, io);
+  try {
+    for (const row of read.journal.fillHistory(filter)) out.row(fillLine(row));
+    out.end();
+  } catch (err) {
+    io.stderr(`ledger-mm fills: journal ${read.path} could not be read: ${errorText(err)}\n`);
+    return EXIT.FAILED;
+  } finally {
+    closeJournalRead(read);
+  }
+  return EXIT.OK;
+}
+
+/** Writes rows as they come, in one format. */
+interface FillWriter {
+  row(line: FillLine): void;
+  end(): void;
+}
+
+function writerOf(format: Format, io: CommandIo): FillWriter {
+  let count = 0;
+  switch (format) {
+    case 'csv':
+      io.stdout(CSV_HEADER);
+      return { row: (l) => io.stdout(csvLine(l)), end: () => {} };
+    case 'json':
+      return {
+        row: (l) => io.stdout(`${count++ === 0 ? '[\n' : ',\n'}  ${JSON.stringify(l)}`),
+        end: () => io.stdout(count === 0 ? '[]\n' : '\n]\n'),
+      };
+    case 'table': {
+      let page: FillLine[] = [];
+      const flush = (): void => {
+        if (page.length > 0) io.stdout(tablePage(page));
+        page = [];
+      };
+      return {
+        row: (l) => {
+          count += 1;
+          page.push(l);
+          if (page.length >= TABLE_PAGE_ROWS) flush();
+        },
+        end: () => {
+          flush();
+          io.stdout(count === 0 ? 'no fills\n' : `\n${count} fill${count === 1 ? '' : 's'}\n`);
+        },
+      };
+    }
+  }
+}
+
+/** The `fills` subcommand. */
+export const fillsCommand: Command = {
+  name: NAME,
+  summary: 'List the fills from the journal, with reference, spread captured and markouts (table, CSV, JSON)',
+  usage: USAGE,
+  run,
+};
