@@ -6,21 +6,21 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, formatConfigError } from '../config/errors.js';
-import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/scenario.js';
-import { parseSeedList } from '../lab/simulate/seed-list.js';
-import { JOBS_HELP, MAX_JOBS, parseJobs } from '../lab/simulate/concurrency.js';
-import { BASELINE_NAMES, type StrategyName } from '../lab/simulate/strategies.js';
+import { ScenarioError, SIM_LATENCIES, type SimLatency } from '../lab/simulate/run/scenario.js';
+import { parseSeedList } from '../lab/simulate/run/seed-list.js';
+import { JOBS_HELP, MAX_JOBS, parseJobs } from '../lab/simulate/run/concurrency.js';
+import { BASELINE_NAMES, type StrategyName } from '../lab/simulate/run/strategies.js';
 import { DEFAULT_SUITE, SUITES } from '../lab/regimes/suite.js';
 import { formatRegimesSummary } from '../lab/regimes/regimes-report.js';
 import type * as RegimesModuleNs from '../lab/regimes/run-regimes.js';
 import { loadReplays, parsePriceArg } from '../lab/replay/load-replays.js';
 import { DEFAULT_MAX_GAP_MS, ReplayError } from '../lab/replay/price-series.js';
-import type { RunCost } from '../lab/simulate/strategy-runner.js';
-import { formatSummary } from '../lab/simulate/summary-table.js';
-import { formatSeedsSummary } from '../lab/simulate/seeds-report.js';
-import { withoutSeries } from '../lab/simulate/report.js';
-import type * as SimulateModuleNs from '../lab/simulate/simulate.js';
-import type * as MultiSeedModuleNs from '../lab/simulate/multi-seed.js';
+import type { RunCost } from '../lab/simulate/run/strategy-runner.js';
+import { formatSummary } from '../lab/simulate/render/summary-table.js';
+import { formatSeedsSummary } from '../lab/simulate/figures/seeds-report.js';
+import { withoutSeries } from '../lab/simulate/figures/report.js';
+import type * as SimulateModuleNs from '../lab/simulate/run/simulate.js';
+import type * as MultiSeedModuleNs from '../lab/simulate/run/multi-seed.js';
 import { scrubText } from '../logging/redact.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
 
@@ -225,8 +225,8 @@ type SimulateModule = typeof SimulateModuleNs & typeof MultiSeedModuleNs & typeo
 async function loadLab(): Promise<SimulateModule | string> {
   try {
     return {
-      ...(await import('../lab/simulate/simulate.js')),
-      ...(await import('../lab/simulate/multi-seed.js')),
+      ...(await import('../lab/simulate/run/simulate.js')),
+      ...(await import('../lab/simulate/run/multi-seed.js')),
       ...(await import('../lab/regimes/run-regimes.js')),
     };
   } catch (err) {

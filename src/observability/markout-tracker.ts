@@ -2,7 +2,7 @@
  * Live markouts: for each fill of ours, how far the book mid (without our own orders) moved from
  * the fill to `h` seconds later, signed from our side of the trade (up after a buy, down after a
  * sell is positive), in bps of the mid at the fill. The simulator measures the same against the
- * venue's true reference (src/lab/simulate/markouts.ts); live, the book is all there is.
+ * venue's true reference (src/lab/simulate/figures/markouts.ts); live, the book is all there is.
  *
  * Fed by fills and by book mids as they are polled; time is the injected `now`. A fill takes the
  * latest mid of its pair as its starting point when that mid is no older than `maxMidAgeMs`

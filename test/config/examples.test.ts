@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/lab/simulate/scenario.js';
+import { loadScenario } from '../../src/lab/simulate/run/scenario.js';
 import { ROOT } from '../deploy/support/deploy-files.js';
 
 const EXAMPLES = path.join(ROOT, 'config/examples');

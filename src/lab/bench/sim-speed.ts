@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { PAPER_CONFIG_FILE, simulatorTuning } from '../rig/paper-tuning.js';
 import { loadConfig } from '../../config/load.js';
 import { loadSimConfig } from '../../sim/sim-config.js';
-import { runSimulation } from '../simulate/sim-run.js';
+import { runSimulation } from '../simulate/run/sim-run.js';
 
 /** Options of {@link runSimSpeed}. */
 export interface SimSpeedOptions {

@@ -2,7 +2,7 @@
  * `report.html` of `simulate --regimes`: one self-contained page with the per-regime table, the
  * worst regime, the targets, and a link to each regime's own multi-seed report.
  */
-import { esc } from '../simulate/svg-chart.js';
+import { esc } from '../simulate/render/svg-chart.js';
 import { regimeRows, type RegimesReport } from './regimes-report.js';
 
 /** The page. */

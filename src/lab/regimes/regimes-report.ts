@@ -6,9 +6,9 @@
  * baseline in every regime). Built from each regime's multi-seed report; nothing of the machine.
  */
 import { formatTable } from '../../core/text-table.js';
-import type { Check } from '../simulate/report.js';
-import type { SeedsReport } from '../simulate/seeds-report.js';
-import type { StrategyName } from '../simulate/strategies.js';
+import type { Check } from '../simulate/figures/report.js';
+import type { SeedsReport } from '../simulate/figures/seeds-report.js';
+import type { StrategyName } from '../simulate/run/strategies.js';
 import type { Regime } from './suite.js';
 
 /** The columns of the per-regime table: figure key (of the figure catalogue) and heading. */

@@ -6,9 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { simulateSeeds, writeSeedsReport, type SimulateSeedsOptions } from '../simulate/multi-seed.js';
-import { loadScenario } from '../simulate/scenario.js';
-import type { StrategyName } from '../simulate/strategies.js';
+import { simulateSeeds, writeSeedsReport, type SimulateSeedsOptions } from '../simulate/run/multi-seed.js';
+import { loadScenario } from '../simulate/run/scenario.js';
+import type { StrategyName } from '../simulate/run/strategies.js';
 import { renderRegimesHtml } from './regimes-html.js';
 import { buildRegimesReport, type RegimesReport } from './regimes-report.js';
 import { suiteRegimes } from './suite.js';

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunFigures } from '../simulate/figures.js';
+import type { RunFigures } from '../simulate/figures/figures.js';
 import { TuneSetup, type TuneJob, type TuneOptions, type TuneReport } from './tune.js';
 
 /** `i/N`: shard `index` (1-based) of `count`. */

@@ -6,10 +6,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunFigures } from '../simulate/figures.js';
-import { runJobs, type RunJob } from '../simulate/run-jobs.js';
-import { loadScenario, type ScenarioInput } from '../simulate/scenario.js';
-import type { RunCost } from '../simulate/strategy-runner.js';
+import type { RunFigures } from '../simulate/figures/figures.js';
+import { runJobs, type RunJob } from '../simulate/run/run-jobs.js';
+import { loadScenario, type ScenarioInput } from '../simulate/run/scenario.js';
+import type { RunCost } from '../simulate/run/strategy-runner.js';
 import { candidateConfig, candidateText, type Candidate, type TuneParam } from './tune-params.js';
 
 /** The objective: the mean PnL over the seeds, among candidates that meet every constraint. */

@@ -1,6 +1,11 @@
 import { Dec } from '../../../src/core/decimal.js';
 import type { OrderTruth, TradeTruth } from '../../../src/sim/truth/ground-truth.js';
-import { intersect, measure as clip, union, type Interval } from '../../../src/lab/simulate/intervals.js';
+import {
+  intersect,
+  measure as clip,
+  union,
+  type Interval,
+} from '../../../src/lab/simulate/figures/intervals.js';
 import { liveInterval } from '../../execution/support/ground-truth.js';
 
 /**
@@ -94,4 +99,4 @@ export function positionRange(
  * before signing: the venue keeps it "pending" until it expires) awaits nothing on the ledger, so
  * it only counts as the later one of a pair. `submitted` holds the orderIds that were submitted.
  */
-export { overlappingPlacements } from '../../../src/lab/simulate/invariants.js';
+export { overlappingPlacements } from '../../../src/lab/simulate/figures/invariants.js';

@@ -3,7 +3,7 @@ import type { OrderRegistry } from '../../../src/orders/order-registry.js';
 import type { CallRecord, OrderTruth } from '../../../src/sim/truth/ground-truth.js';
 import type { SimVenue } from '../../../src/sim/sim-venue.js';
 import type { ExecHarness } from './exec-harness.js';
-import { liveInterval, maxConcurrent } from '../../../src/lab/simulate/intervals.js';
+import { liveInterval, maxConcurrent } from '../../../src/lab/simulate/figures/intervals.js';
 
 /** When an order was on the book, from the venue's own history: [first resting, first end). */
 export { liveInterval };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderRegimesHtml } from '../../../src/lab/regimes/regimes-html.js';
 import { buildRegimesReport, formatRegimesSummary } from '../../../src/lab/regimes/regimes-report.js';
 import { findRegime } from '../../../src/lab/regimes/suite.js';
-import type { SeedsReport } from '../../../src/lab/simulate/seeds-report.js';
+import type { SeedsReport } from '../../../src/lab/simulate/figures/seeds-report.js';
 
 /** A multi-seed report holding only the spread rows the regimes report reads. */
 function seeds(pnl: Record<string, number>): SeedsReport {

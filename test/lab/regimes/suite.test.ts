@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyRegime, findRegime, patchPair, suiteRegimes, SUITES } from '../../../src/lab/regimes/suite.js';
-import { loadScenario, ScenarioError } from '../../../src/lab/simulate/scenario.js';
+import { loadScenario, ScenarioError } from '../../../src/lab/simulate/run/scenario.js';
 import { defaultMarketConfig } from '../../../src/sim/market/market-config.js';
 
 const input = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
-import { loadScenario } from '../../../src/lab/simulate/scenario.js';
-import { strategySetup, TUNED_SPREAD } from '../../../src/lab/simulate/strategies.js';
+import { loadScenario } from '../../../src/lab/simulate/run/scenario.js';
+import { strategySetup, TUNED_SPREAD } from '../../../src/lab/simulate/run/strategies.js';
 import { runCaptured } from '../../support/captured-io.js';
 
 describe('the tuned plain spread model baseline', () => {

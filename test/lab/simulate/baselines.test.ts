@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../../src/core/decimal.js';
-import { loadScenario } from '../../../src/lab/simulate/scenario.js';
-import { planCancelThenReplace, strategySetup } from '../../../src/lab/simulate/strategies.js';
+import { loadScenario } from '../../../src/lab/simulate/run/scenario.js';
+import { planCancelThenReplace, strategySetup } from '../../../src/lab/simulate/run/strategies.js';
 import type { OwnOrderView } from '../../../src/market/market-snapshot.js';
 import type { ReconcileParams } from '../../../src/strategy/params.js';
 import type { DesiredQuote, StrategyResult } from '../../../src/strategy/quote-types.js';

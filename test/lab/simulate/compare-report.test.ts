@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
-import { FIGURES } from '../../../src/lab/simulate/figure-catalogue.js';
-import type { SimulationReport } from '../../../src/lab/simulate/report.js';
+import { FIGURES } from '../../../src/lab/simulate/figures/figure-catalogue.js';
+import type { SimulationReport } from '../../../src/lab/simulate/figures/report.js';
 import { collectingIo, type CollectingIo } from '../../support/captured-io.js';
 import { tempDirPerFile } from '../../support/temp-dir.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JOBS, parseJobs } from '../../../src/lab/simulate/concurrency.js';
+import { MAX_JOBS, parseJobs } from '../../../src/lab/simulate/run/concurrency.js';
 
 describe('--jobs', () => {
   it.each([

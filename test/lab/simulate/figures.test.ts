@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runFigures } from '../../../src/lab/simulate/figures.js';
-import { invariantBreaks } from '../../../src/lab/simulate/invariants.js';
-import { fullFillBound, quantile } from '../../../src/lab/simulate/quote-figures.js';
-import { venueLimit } from '../../../src/lab/simulate/venue-limit.js';
+import { runFigures } from '../../../src/lab/simulate/figures/figures.js';
+import { invariantBreaks } from '../../../src/lab/simulate/figures/invariants.js';
+import { fullFillBound, quantile } from '../../../src/lab/simulate/figures/quote-figures.js';
+import { venueLimit } from '../../../src/lab/simulate/figures/venue-limit.js';
 import { PAIR, extraOrder, prepareCall, syntheticCapture } from './support/synthetic-capture.js';
 
 const S = 1000;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
-import { GuardEpisodes, summariseGuards } from '../../../src/lab/simulate/guard-episodes.js';
-import { combineMarkouts, markouts } from '../../../src/lab/simulate/markouts.js';
-import type { OwnFill } from '../../../src/lab/simulate/money-figures.js';
-import { ReferenceSeries } from '../../../src/lab/simulate/reference-series.js';
-import { runFigures } from '../../../src/lab/simulate/figures.js';
-import { checks } from '../../../src/lab/simulate/report.js';
-import { formatEpisodes } from '../../../src/lab/simulate/summary-table.js';
+import { GuardEpisodes, summariseGuards } from '../../../src/lab/simulate/figures/guard-episodes.js';
+import { combineMarkouts, markouts } from '../../../src/lab/simulate/figures/markouts.js';
+import type { OwnFill } from '../../../src/lab/simulate/figures/money-figures.js';
+import { ReferenceSeries } from '../../../src/lab/simulate/figures/reference-series.js';
+import { runFigures } from '../../../src/lab/simulate/figures/figures.js';
+import { checks } from '../../../src/lab/simulate/figures/report.js';
+import { formatEpisodes } from '../../../src/lab/simulate/render/summary-table.js';
 import type { RiskReason } from '../../../src/risk/risk-types.js';
 import { syntheticCapture } from './support/synthetic-capture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SEEDS, parseSeedList } from '../../../src/lab/simulate/seed-list.js';
-import { runPool } from '../../../src/lab/simulate/worker-pool.js';
+import { MAX_SEEDS, parseSeedList } from '../../../src/lab/simulate/run/seed-list.js';
+import { runPool } from '../../../src/lab/simulate/run/worker-pool.js';
 
 describe('--seeds lists', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { loadScenario } from '../../../src/lab/simulate/scenario.js';
-import { runSimulation } from '../../../src/lab/simulate/sim-run.js';
+import { loadScenario } from '../../../src/lab/simulate/run/scenario.js';
+import { runSimulation } from '../../../src/lab/simulate/run/sim-run.js';
 import { simulatorTuning } from '../../../src/lab/rig/paper-tuning.js';
 
 /**

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSimulate } from '../../../src/cli/simulate.js';
-import { FIGURES } from '../../../src/lab/simulate/figure-catalogue.js';
-import type { SimulationReport } from '../../../src/lab/simulate/report.js';
-import type { SeedsReport } from '../../../src/lab/simulate/seeds-report.js';
+import { FIGURES } from '../../../src/lab/simulate/figures/figure-catalogue.js';
+import type { SimulationReport } from '../../../src/lab/simulate/figures/report.js';
+import type { SeedsReport } from '../../../src/lab/simulate/figures/seeds-report.js';
 import { runCaptured, type CapturedRun } from '../../support/captured-io.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-simulate-seeds-'));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTune } from '../../../src/cli/tune.js';
-import type { RunFigures } from '../../../src/lab/simulate/figures.js';
+import type { RunFigures } from '../../../src/lab/simulate/figures/figures.js';
 import { parseShard } from '../../../src/lab/tune/shards.js';
 import { rank, score } from '../../../src/lab/tune/tune.js';
 import { runCaptured } from '../../support/captured-io.js';

@@ -8,7 +8,7 @@ import {
   TuneParamError,
 } from '../../../src/lab/tune/tune-params.js';
 import { rank, score } from '../../../src/lab/tune/tune.js';
-import { runFigures } from '../../../src/lab/simulate/figures.js';
+import { runFigures } from '../../../src/lab/simulate/figures/figures.js';
 import { syntheticCapture } from '../simulate/support/synthetic-capture.js';
 
 describe('--param keys resolve against the strategy parameter tables', () => {

@@ -1,4 +1,4 @@
-import type { SimCapture } from '../../../../src/lab/simulate/capture.js';
+import type { SimCapture } from '../../../../src/lab/simulate/run/capture.js';
 import type {
   CallRecord,
   CommitRecord,

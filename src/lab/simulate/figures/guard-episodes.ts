@@ -8,7 +8,7 @@
  * `stale-book` until its first poll. Account-wide reasons count once the verdict was first ready,
  * a pair's once it was first active.
  */
-import type { RiskRule, RiskVerdict } from '../../risk/risk-types.js';
+import type { RiskRule, RiskVerdict } from '../../../risk/risk-types.js';
 
 /** Whether an episode stopped quoting (`halt`) or only allowed reducing the position. */
 export type GuardKind = 'halt' | 'reducing';

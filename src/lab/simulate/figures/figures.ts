@@ -3,8 +3,8 @@
  * decimal strings (4 places, quote units), shares as numbers in 0–1, times in ms; this is the
  * boundary where `Dec` turns into report values.
  */
-import { Dec, ZERO } from '../../core/decimal.js';
-import type { SimCapture } from './capture.js';
+import { Dec, ZERO } from '../../../core/decimal.js';
+import type { SimCapture } from '../run/capture.js';
 import { summariseGuards, type GuardEpisode, type GuardSummary } from './guard-episodes.js';
 import { invariantBreaks, type InvariantBreaks } from './invariants.js';
 import { combineMarkouts, markouts, type Markout } from './markouts.js';
@@ -19,7 +19,7 @@ import {
   type QuoteStep,
 } from './quote-figures.js';
 import { ReferenceSeries } from './reference-series.js';
-import type { StrategyName } from './strategies.js';
+import type { StrategyName } from '../run/strategies.js';
 import { venueLimit, versusLimit, type VenueLimit, type VersusLimit } from './venue-limit.js';
 
 /** The figures of one pair. */

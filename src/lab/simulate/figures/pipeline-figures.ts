@@ -5,7 +5,7 @@
  * (prepare call, the gap to the submission, the submission call, the wait for the commit) feed
  * the occupancy chart.
  */
-import type { SimCapture } from './capture.js';
+import type { SimCapture } from '../run/capture.js';
 import { type Interval, measure, union } from './intervals.js';
 
 /** The phases of one placement, clock ms (null when the placement never got there). */

@@ -1,8 +1,8 @@
-import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../sim/truth/ground-truth.js';
-import type { PlacementSpan } from '../../sim/truth/ground-truth-view.js';
-import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
-import type { SimVenue } from '../../sim/sim-venue.js';
-import type { GuardEpisode } from './guard-episodes.js';
+import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../../sim/truth/ground-truth.js';
+import type { PlacementSpan } from '../../../sim/truth/ground-truth-view.js';
+import type { LatencyKey, LatencyRange } from '../../../sim/latency.js';
+import type { SimVenue } from '../../../sim/sim-venue.js';
+import type { GuardEpisode } from '../figures/guard-episodes.js';
 
 /** Log lines of the daemon at warn level or above: counts, and the first distinct messages. */
 export interface LogTally {

@@ -3,9 +3,9 @@
  * and ask of a pair over time, the share of time both sides were quoted, the quoted spread, and
  * how long a quote stayed on the book after the reference price had moved beyond tolerance.
  */
-import { type Dec, dec } from '../../core/decimal.js';
-import { quoteSlotOf } from '../../orders/own-orders-view.js';
-import type { OrderTruth } from '../../sim/truth/ground-truth.js';
+import { type Dec, dec } from '../../../core/decimal.js';
+import { quoteSlotOf } from '../../../orders/own-orders-view.js';
+import type { OrderTruth } from '../../../sim/truth/ground-truth.js';
 import { type Interval, liveInterval, measure, union } from './intervals.js';
 import type { ReferenceSeries } from './reference-series.js';
 

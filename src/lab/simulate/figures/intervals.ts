@@ -3,8 +3,8 @@
  * intersections of such intervals, and how many of a set were open at once. Clock milliseconds;
  * an interval is half-open, `[start, end)`, and `end` may be `Infinity` (still open).
  */
-import type { OrderTruth } from '../../sim/truth/ground-truth.js';
-import { isRestingStatus, isTerminalStatus } from '../../core/order-status.js';
+import type { OrderTruth } from '../../../sim/truth/ground-truth.js';
+import { isRestingStatus, isTerminalStatus } from '../../../core/order-status.js';
 
 /** A half-open time interval `[start, end)`, clock ms. */
 export interface Interval {

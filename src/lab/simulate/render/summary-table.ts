@@ -3,12 +3,12 @@
  * beside them under `--compare`), the pairs, and the targets. Plain-text tables, two spaces
  * between columns.
  */
-import { Dec } from '../../core/decimal.js';
-import { formatTable } from '../../core/text-table.js';
-import { FIGURES } from './figure-catalogue.js';
-import type { RunFigures } from './figures.js';
-import type { SimulationReport } from './report.js';
-import type { VenueLimit } from './venue-limit.js';
+import { Dec } from '../../../core/decimal.js';
+import { formatTable } from '../../../core/text-table.js';
+import { FIGURES } from '../figures/figure-catalogue.js';
+import type { RunFigures } from '../figures/figures.js';
+import type { SimulationReport } from '../figures/report.js';
+import type { VenueLimit } from '../figures/venue-limit.js';
 
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A base quantity to 4 decimal places for the table (report.json keeps 8). */

@@ -6,8 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildReport, type SimulationReport } from './report.js';
-import { renderHtml } from './report-html.js';
+import { buildReport, type SimulationReport } from '../figures/report.js';
+import { renderHtml } from '../render/report-html.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';
 import { BASELINES, type StrategyName } from './strategies.js';
 import { runJobs } from './run-jobs.js';

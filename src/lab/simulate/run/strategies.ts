@@ -6,12 +6,12 @@
  * So a daemon configured with another model or a ladder is compared with the plain quoting it
  * replaces, never with a copy of itself.
  */
-import type { MmConfig } from '../../config/schema.js';
-import type { ReconcileFn } from '../../daemon/daemon-types.js';
-import type { OwnOrderView, WalletInput } from '../../market/market-snapshot.js';
-import type { ReconcileParams } from '../../strategy/params.js';
-import type { Action, StrategyResult } from '../../strategy/quote-types.js';
-import { planReconcile, type Deferred, type ReconcilePlan } from '../../strategy/reconciler.js';
+import type { MmConfig } from '../../../config/schema.js';
+import type { ReconcileFn } from '../../../daemon/daemon-types.js';
+import type { OwnOrderView, WalletInput } from '../../../market/market-snapshot.js';
+import type { ReconcileParams } from '../../../strategy/params.js';
+import type { Action, StrategyResult } from '../../../strategy/quote-types.js';
+import { planReconcile, type Deferred, type ReconcilePlan } from '../../../strategy/reconciler.js';
 
 /** Strategy names; the daemon first. */
 export const STRATEGIES = ['daemon', 'cancel-then-replace', 'no-tolerance', 'tuned-spread'] as const;

@@ -4,12 +4,12 @@
  * and the targets checked on every seed. Like the one-seed report it holds nothing of the wall
  * clock or the machine. Each seed's own full report (with charts) is written beside it.
  */
-import { formatTable } from '../../core/text-table.js';
+import { formatTable } from '../../../core/text-table.js';
 import { FIGURES, formatValue, type FigureDef, type FigureFormat } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
 import { TARGET_TWO_SIDED, type Check, type ScenarioSummary } from './report.js';
-import { formatEpisodes } from './summary-table.js';
-import type { StrategyName } from './strategies.js';
+import { formatEpisodes } from '../render/summary-table.js';
+import type { StrategyName } from '../run/strategies.js';
 import type { VenueLimit } from './venue-limit.js';
 
 /** What was simulated. */

@@ -3,11 +3,11 @@
  * the wall clock or the machine (no wall time, no temporary paths, no random ids), so the same
  * seed and config give the same file byte for byte.
  */
-import type { ChartSeries } from './chart-series.js';
+import type { ChartSeries } from '../render/chart-series.js';
 import { FIGURES, ratio } from './figure-catalogue.js';
 import type { RunFigures } from './figures.js';
-import { SIM_T0, type SimLatency } from './scenario.js';
-import { STRATEGY_DESCRIPTIONS, type StrategyName } from './strategies.js';
+import { SIM_T0, type SimLatency } from '../run/scenario.js';
+import { STRATEGY_DESCRIPTIONS, type StrategyName } from '../run/strategies.js';
 import type { VenueLimit } from './venue-limit.js';
 
 /** What was simulated. */

@@ -3,8 +3,8 @@
  * records each step of its GBM): the price at any instant is the last recorded before it.
  * Prices are parsed once; lookups are binary searches.
  */
-import { Dec } from '../../core/decimal.js';
-import type { ReferencePoint } from './capture.js';
+import { Dec } from '../../../core/decimal.js';
+import type { ReferencePoint } from '../run/capture.js';
 
 /** See the module doc. */
 export class ReferenceSeries {

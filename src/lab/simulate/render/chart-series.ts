@@ -4,9 +4,9 @@
  * thinned to a few thousand points: the reference keeps each bucket's low and high, so the line
  * keeps its envelope.
  */
-import type { Dec } from '../../core/decimal.js';
-import type { RunDetail } from './figures.js';
-import type { OccupancyBucket } from './pipeline-figures.js';
+import type { Dec } from '../../../core/decimal.js';
+import type { RunDetail } from '../figures/figures.js';
+import type { OccupancyBucket } from '../figures/pipeline-figures.js';
 
 /** `[t, value]`; value null where a step has no quote. */
 export type Point = readonly [number, number | null];

@@ -8,7 +8,7 @@
  *
  * Signing, the client's reads and every other cost are taken as zero: no client can beat this.
  */
-import type { LatencyKey, LatencyRange } from '../../sim/latency.js';
+import type { LatencyKey, LatencyRange } from '../../../sim/latency.js';
 
 /** The limit of a run; times in ms. */
 export interface VenueLimit {

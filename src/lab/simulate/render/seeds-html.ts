@@ -4,8 +4,8 @@
  * the spread of the main figures drawn seed by seed for each strategy. Each seed's own report,
  * with its charts, is linked (`seed-N/report.html` beside this page).
  */
-import { FIGURES } from './figure-catalogue.js';
-import { seedRows, spreadRows, type SeedsReport } from './seeds-report.js';
+import { FIGURES } from '../figures/figure-catalogue.js';
+import { seedRows, spreadRows, type SeedsReport } from '../figures/seeds-report.js';
 import { esc, ticks } from './svg-chart.js';
 
 const CSS = `body{font-family:sans-serif;margin:24px;color:#1f2328;max-width:1200px}

@@ -5,8 +5,8 @@
  * price with the daemon's best bid and ask and its fills; the inventory value per pair; the PnL;
  * and the occupancy of the placement pipeline.
  */
-import { FIGURES } from './figure-catalogue.js';
-import type { SimulationReport } from './report.js';
+import { FIGURES } from '../figures/figure-catalogue.js';
+import type { SimulationReport } from '../figures/report.js';
 import { esc, lineChart, stackedBars } from './svg-chart.js';
 
 const COLORS = { reference: '#555', bid: '#1a7f37', ask: '#cf222e', buy: '#1a7f37', sell: '#cf222e' };

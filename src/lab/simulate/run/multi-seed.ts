@@ -6,11 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildReport, type SimulationReport } from './report.js';
+import { buildReport, type SimulationReport } from '../figures/report.js';
 import { runJobs, type RunJob } from './run-jobs.js';
 import { loadScenario, SIM_T0, type ScenarioInput } from './scenario.js';
-import { buildSeedsReport, type SeedRuns, type SeedsReport } from './seeds-report.js';
-import { renderSeedsHtml } from './seeds-html.js';
+import { buildSeedsReport, type SeedRuns, type SeedsReport } from '../figures/seeds-report.js';
+import { renderSeedsHtml } from '../render/seeds-html.js';
 import { BASELINES, STRATEGY_DESCRIPTIONS, type StrategyName } from './strategies.js';
 import type { RunCost, StrategyResult } from './strategy-runner.js';
 

@@ -11,8 +11,8 @@
  *   prepare never submitted awaits nothing on the ledger and only counts as the later one;
  * - `concurrentPrepares`: two prepare calls of the party open at the same time.
  */
-import type { PlacementSpan } from '../../sim/truth/ground-truth-view.js';
-import type { SimCapture } from './capture.js';
+import type { PlacementSpan } from '../../../sim/truth/ground-truth-view.js';
+import type { SimCapture } from '../run/capture.js';
 import { type Interval, liveInterval, overlappingPairs } from './intervals.js';
 
 /** Counts of invariant breaks; see the module doc. */

@@ -10,15 +10,15 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { simulatorTuning } from '../rig/paper-tuning.js';
-import { chartSeries, type ChartSeries } from './chart-series.js';
-import { runFigures, type RunFigures } from './figures.js';
+import { simulatorTuning } from '../../rig/paper-tuning.js';
+import { chartSeries, type ChartSeries } from '../render/chart-series.js';
+import { runFigures, type RunFigures } from '../figures/figures.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';
 import { runSimulation } from './sim-run.js';
 import { strategySetup, type StrategyName } from './strategies.js';
-import { venueLimit, type VenueLimit } from './venue-limit.js';
+import { venueLimit, type VenueLimit } from '../figures/venue-limit.js';
 
-import { loadReplays } from '../replay/load-replays.js';
+import { loadReplays } from '../../replay/load-replays.js';
 /** What a strategy run returns. */
 export interface StrategyResult {
   readonly figures: RunFigures;

@@ -4,8 +4,8 @@
  * position over time, and the trading PnL (cash flows plus the position marked to the reference;
  * the revaluation of the starting balances is not PnL). All in `Dec`; quote units per pair.
  */
-import { Dec, ZERO, dec } from '../../core/decimal.js';
-import type { TradeTruth } from '../../sim/truth/ground-truth.js';
+import { Dec, ZERO, dec } from '../../../core/decimal.js';
+import type { TradeTruth } from '../../../sim/truth/ground-truth.js';
 import type { ReferenceSeries } from './reference-series.js';
 
 /** One of the party's fills, in time order. */

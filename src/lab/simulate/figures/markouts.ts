@@ -6,7 +6,7 @@
  * A negative markout is adverse selection: its loss, in quote units, is part of the inventory
  * revaluation. A fill whose horizon passes the end of the run is left out of that horizon.
  */
-import { type Dec, ZERO } from '../../core/decimal.js';
+import { type Dec, ZERO } from '../../../core/decimal.js';
 import type { OwnFill } from './money-figures.js';
 import type { ReferenceSeries } from './reference-series.js';
 

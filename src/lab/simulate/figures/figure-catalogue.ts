@@ -2,7 +2,7 @@
  * The figures the tables print, in order, each with its label, how it is rendered and how it
  * compares. The summary, the compare table and the HTML report all read this list.
  */
-import { Dec } from '../../core/decimal.js';
+import { Dec } from '../../../core/decimal.js';
 import type { RunFigures } from './figures.js';
 
 /** Which way is better, for reading a ratio. */
