@@ -24,11 +24,12 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 describe('docs/reference/', () => {
   const pages = referencePages();
 
-  it('lists the three pages', () => {
+  it('lists the three pages and the config defaults', () => {
     expect(pages.map((p) => p.path)).toEqual([
       'docs/reference/config.md',
       'docs/reference/metrics.md',
       'docs/reference/cli.md',
+      'config/default.json',
     ]);
   });
 
