@@ -82,6 +82,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'barrel-only',
+      comment:
+        'orders/fsm/ and orders/journal/ are read through their index.ts from outside them (the other folders have no barrel)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/orders/(fsm|journal)/' },
+      to: { path: '^src/orders/(fsm|journal)/', pathNot: '^src/orders/(fsm|journal)/index\\.ts$' },
+    },
+    {
       name: 'no-unknown-folder',
       comment: 'a new top-level folder of src/ needs its place in LAYERS',
       severity: 'error',

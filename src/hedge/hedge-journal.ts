@@ -7,7 +7,7 @@
  * Its own table in its own file (or `:memory:` in tests), so it never touches the order journal.
  */
 import { Dec } from '../core/decimal.js';
-import { Database } from '../orders/journal/sqlite-driver.js';
+import { Database } from '../orders/journal/index.js';
 import type { HedgeOrderRequest, HedgeOrderState } from './hedge-venue.js';
 
 /** The life of a journaled hedge order. */

@@ -14,7 +14,7 @@
  */
 import type { Dec } from '../core/decimal.js';
 import type { MarketSnapshot, OwnOrderView } from '../market/market-snapshot.js';
-import { isFillMarkoutHorizon, markoutKind, type FillMarkInput } from '../orders/journal/fill-history.js';
+import { isFillMarkoutHorizon, markoutKind, type FillMarkInput } from '../orders/journal/index.js';
 import { ownlessMid } from './metrics/markout-metrics.js';
 import { LIVE_MARKOUT_HORIZONS_S, MarkoutTracker } from './markout-tracker.js';
 

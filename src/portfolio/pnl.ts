@@ -10,7 +10,7 @@ import type { Dec } from '../core/decimal.js';
 import type { InventoryView, PairInventory } from '../execution/inventory.js';
 import type { MarketSnapshot } from '../market/market-snapshot.js';
 import { midPrice } from '../market/mid-history.js';
-import { markToMid } from '../risk/index.js';
+import { markToMid } from '../risk/daily-loss-guard.js';
 import { unrealisedAt } from './cost-basis.js';
 import { CostBook, type CostSource } from './cost-book.js';
 import type { PairCost } from '../strategy/cost-floor.js';

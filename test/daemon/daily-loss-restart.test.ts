@@ -7,7 +7,8 @@ import { RISK_MEMORY_KEY } from '../../src/risk/risk-memory.js';
 import type { EngineMeta } from '../../src/execution/order-engine.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { openJournal } from '../../src/orders/journal/index.js';
-import { decodeDailyLoss, sameDailyLoss, utcDay, type DailyLossState } from '../../src/risk/index.js';
+import { decodeDailyLoss, sameDailyLoss } from '../../src/risk/daily-loss-codec.js';
+import { utcDay, type DailyLossState } from '../../src/risk/daily-loss-guard.js';
 import { baseConfig, daemonEnv, disposeDaemonEnvs, twoSided, type DaemonEnv } from './support/daemon-env.js';
 
 /**

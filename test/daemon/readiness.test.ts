@@ -1,7 +1,7 @@
 /** The daemon's readiness verdict (`/readyz`): its inputs and its reasons. */
 import { describe, expect, it } from 'vitest';
 import { assessDaemonReadiness, type ReadinessInput } from '../../src/daemon/reporting/daemon-readiness.js';
-import type { RiskVerdict } from '../../src/risk/index.js';
+import type { RiskVerdict } from '../../src/risk/risk-types.js';
 
 describe('readiness', () => {
   const verdict = (over: Partial<RiskVerdict> = {}): RiskVerdict =>

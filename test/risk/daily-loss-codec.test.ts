@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DAY_MS,
-  decodeDailyLoss,
-  encodeDailyLoss,
-  sameDailyLoss,
-  stepDailyLoss,
-  utcDay,
-  type DailyLossState,
-} from '../../src/risk/index.js';
+import { DAY_MS, stepDailyLoss, utcDay, type DailyLossState } from '../../src/risk/daily-loss-guard.js';
+import { decodeDailyLoss, encodeDailyLoss, sameDailyLoss } from '../../src/risk/daily-loss-codec.js';
 import { T0, d } from './support/fixtures.js';
 
 const DAY = utcDay(T0);

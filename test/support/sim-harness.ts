@@ -9,7 +9,7 @@ import type { AccountSetup } from '../../src/sim/engine/venue-engine.js';
 import type { LatencyProfile } from '../../src/sim/latency.js';
 import type { SimConfigInput } from '../../src/sim/sim-config.js';
 import { SimVenue } from '../../src/sim/sim-venue.js';
-import { signerFromSeed, type Ed25519Signer } from '../../src/signing/index.js';
+import { signerFromSeed, type Ed25519Signer } from '../../src/signing/ed25519-signer.js';
 import {
   ErrorBody,
   type Order,

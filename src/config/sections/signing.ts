@@ -1,14 +1,13 @@
 import type { SchemaOf } from '../define.js';
 import { BOOLEAN, DAML_NAME, FIELD_PATHS, OPTIONAL_PATH, intFormat } from '../formats.js';
+import { DEFAULT_HASH_LENGTH } from '../../signing/ed25519-signer.js';
+import { DEFAULT_TEMPLATE_MAP, type TemplateMap } from '../../signing/template-map.js';
 import {
-  DEFAULT_HASH_LENGTH,
-  DEFAULT_TEMPLATE_MAP,
   DEFAULT_TRANSACTION_PATHS,
   VERIFY_PREPARED_POLICIES,
   type PreparedVerification,
-  type TemplateMap,
   type VerifyPreparedPolicy,
-} from '../../signing/index.js';
+} from '../../signing/prepared-verifier.js';
 
 /** The format the public key is sent in: raw 32 bytes or DER SubjectPublicKeyInfo, both base64. */
 export const PUBLIC_KEY_FORMATS = ['raw', 'spki'] as const;

@@ -6,7 +6,7 @@
  * The shape is the observability module's `Readiness` (`/readyz`).
  */
 import type { AccountView } from '../../market/market-snapshot.js';
-import type { RiskVerdict } from '../../risk/index.js';
+import type { RiskVerdict } from '../../risk/risk-types.js';
 import type { StaleBook } from '../../market/book-watch.js';
 import type { DaemonPhase } from '../daemon-types.js';
 import type { PreflightReport } from '../startup/preflight.js';

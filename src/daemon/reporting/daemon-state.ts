@@ -16,7 +16,8 @@ import type {
   PollerView,
 } from '../../observability/http/state-view.js';
 import { isLiveOnBook, placementStep, type TrackedOrder } from '../../orders/fsm/index.js';
-import { bucketForLimit, refill, type RiskParams, type RiskState } from '../../risk/index.js';
+import { bucketForLimit, refill } from '../../risk/token-bucket.js';
+import type { RiskParams, RiskState } from '../../risk/risk-types.js';
 import { quoteSlotOf } from '../../orders/own-orders-view.js';
 import type { PairPosition } from '../../portfolio/pnl.js';
 import type { SideEpisode } from './side-watch.js';

@@ -3,7 +3,7 @@
  * in the order of `SIDE_MISSING_REASONS` that holds. See `side-missing-reasons.ts` for the words.
  */
 import type { OwnOrderView } from '../../market/market-snapshot.js';
-import type { RiskRule } from '../../risk/index.js';
+import type { RiskRule } from '../../risk/risk-types.js';
 import type { Side } from '../../core/order-terms.js';
 import type { CycleReport } from '../trading/quote-cycle.js';
 import type { OrderEngine } from '../../execution/order-engine.js';

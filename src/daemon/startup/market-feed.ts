@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../../core/clock.js';
 import type { MmConfig } from '../../config/schema.js';
-import { MarketState, createMarketPollers, type MarketPollers } from '../../market/index.js';
+import { MarketState } from '../../market/market-state.js';
+import { createMarketPollers, type MarketPollers } from '../../market/market-pollers.js';
 import type { MarketStateOptions } from '../../market/market-state.js';
 import type { VenueClient } from '../../venue/client.js';
 import type { Balance } from '../../venue/schemas.js';

@@ -1,5 +1,6 @@
 import type { PlacementOutcome } from '../../execution/execution-events.js';
-import type { MarketPollers, MarketState } from '../../market/index.js';
+import type { MarketPollers } from '../../market/market-pollers.js';
+import type { MarketState } from '../../market/market-state.js';
 import type { BalancesGate } from './balances-gate.js';
 import type { BalancesPendingReport } from './preflight.js';
 import { startEngine, type EngineStart, type StartedEngine, type StartupDeps } from './startup.js';

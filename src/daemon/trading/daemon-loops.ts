@@ -8,7 +8,8 @@
 import type { Clock } from '../../core/clock.js';
 import { Poller } from '../../core/poller.js';
 import type { Logger } from '../../logging/logger.js';
-import type { MarketPollers, MarketState } from '../../market/index.js';
+import type { MarketPollers } from '../../market/market-pollers.js';
+import type { MarketState } from '../../market/market-state.js';
 import { logSummary, type SummaryLine } from '../reporting/daemon-log.js';
 import type { DaemonEvent, DaemonTuning } from '../daemon-types.js';
 import type { CycleReport, QuoteCycle } from './quote-cycle.js';

@@ -9,7 +9,7 @@
  * Not while the API key fails: cancels need it too, and they would only fail.
  */
 import type { AccountView } from '../../market/market-snapshot.js';
-import type { RiskVerdict } from '../../risk/index.js';
+import type { RiskVerdict } from '../../risk/risk-types.js';
 import type { CancelAction } from '../../strategy/quote-types.js';
 
 /** See the module doc. */

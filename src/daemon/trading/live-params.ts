@@ -4,7 +4,8 @@
  * runs with one consistent set: the old one or the new one, never a mix.
  */
 import type { MmConfig } from '../../config/schema.js';
-import { riskParamsFromConfig, type RiskParams } from '../../risk/index.js';
+import { riskParamsFromConfig } from '../../risk/risk-params.js';
+import type { RiskParams } from '../../risk/risk-types.js';
 import { resolveStrategyParams, type ReconcileParams, type StrategyParams } from '../../strategy/params.js';
 
 /** See the module doc. */

@@ -13,16 +13,10 @@ import type { OrderEngine } from '../../execution/order-engine.js';
 import type { MarketSnapshot, OwnOrderView, WalletInput } from '../../market/market-snapshot.js';
 import type { MarketState } from '../../market/market-state.js';
 import type { TrackedOrder } from '../../orders/fsm/index.js';
-import {
-  evaluate,
-  initialRiskState,
-  sameDailyLoss,
-  utcDay,
-  type DailyLossState,
-  type RiskInput,
-  type RiskState,
-  type RiskVerdict,
-} from '../../risk/index.js';
+import { evaluate, initialRiskState } from '../../risk/risk-gate.js';
+import { sameDailyLoss } from '../../risk/daily-loss-codec.js';
+import { utcDay, type DailyLossState } from '../../risk/daily-loss-guard.js';
+import type { RiskInput, RiskState, RiskVerdict } from '../../risk/risk-types.js';
 import { stillFresh } from '../../strategy/freshness.js';
 import type { DesiredQuote, StrategyResult } from '../../strategy/quote-types.js';
 import { planReconcile, type ReconcilePlan } from '../../strategy/reconciler.js';

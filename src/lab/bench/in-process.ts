@@ -14,7 +14,7 @@ import { fakeClock, type Clock } from '../../core/clock.js';
 import { Daemon } from '../../daemon/daemon.js';
 import type { DaemonOptions } from '../../daemon/daemon-types.js';
 import { createLogger } from '../../logging/logger.js';
-import { signerFromSeed } from '../../signing/index.js';
+import { signerFromSeed } from '../../signing/ed25519-signer.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
 import type { LatencyProfile } from '../../sim/latency.js';
 import { loadSimConfig, type SimConfigInput } from '../../sim/sim-config.js';

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import { readStoreLock, storeLockHeld } from '../../orders/journal/index.js';
-import { generateKeyFile } from '../../signing/index.js';
+import { generateKeyFile } from '../../signing/generate-key-file.js';
 import type { LatencyProfile } from '../../sim/latency.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../../sim/engine/engine-core.js';
 import { DEFAULT_SWEEP_MS, type RetentionOptions } from '../../sim/truth/history-retention.js';

@@ -22,6 +22,7 @@ export {
 export type { JournalConflictKind } from './errors.js';
 export { DEC_TAG, decimalJsonCodec, decodeJson, encodeJson } from './codec.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { Database, SQLITE_DRIVER_MAJOR } from './sqlite-driver.js';
 export { FILL_MARKOUT_HORIZONS_S, isFillMarkoutHorizon, markoutKind } from './fill-history.js';
 export type {
   FillHistoryFilter,

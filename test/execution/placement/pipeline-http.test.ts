@@ -13,7 +13,7 @@ import type { ExecutionEvent } from '../../../src/execution/execution-events.js'
 import { PlacementPipeline } from '../../../src/execution/placement/placement-pipeline.js';
 import { UnknownResolver } from '../../../src/execution/resolve/unknown-resolver.js';
 import { OrderRegistry } from '../../../src/orders/order-registry.js';
-import { signerFromSeed } from '../../../src/signing/index.js';
+import { signerFromSeed } from '../../../src/signing/ed25519-signer.js';
 import { createLiveVenueClient } from '../../../src/venue/live-client.js';
 import type { VenueClient } from '../../../src/venue/client.js';
 import { startSimHarness, type SimHarness } from '../../support/sim-harness.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/observability/metrics/create-metrics.js';
 import { observeExecutionEvent } from '../../../src/observability/bind-events.js';
-import type { VerifyPreparedPolicy } from '../../../src/signing/index.js';
+import type { VerifyPreparedPolicy } from '../../../src/signing/prepared-verifier.js';
 import type { TamperKind } from '../../../src/sim/engine/prepared-transaction.js';
 import { buy, execHarness, type ExecHarness } from '../support/exec-harness.js';
 import { closeChecked, partyOrders } from '../support/ground-truth.js';

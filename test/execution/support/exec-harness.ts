@@ -20,7 +20,7 @@ import { UnknownResolver } from '../../../src/execution/resolve/unknown-resolver
 import { journalWriteAhead, openJournal, type Journal } from '../../../src/orders/journal/index.js';
 import { OrderRegistry, type TransitionRecord } from '../../../src/orders/order-registry.js';
 import type { TrackedOrder } from '../../../src/orders/fsm/index.js';
-import { PreparedVerifier, type VerifyPreparedPolicy } from '../../../src/signing/index.js';
+import { PreparedVerifier, type VerifyPreparedPolicy } from '../../../src/signing/prepared-verifier.js';
 import type { AccountSetup } from '../../../src/sim/engine/venue-engine.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../src/sim/in-process-transport.js';
 import type { LatencyProfile } from '../../../src/sim/latency.js';

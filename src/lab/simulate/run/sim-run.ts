@@ -16,7 +16,7 @@ import type { MmConfig } from '../../../config/schema.js';
 import { Daemon } from '../../../daemon/daemon.js';
 import type { DaemonTuning, ReconcileFn } from '../../../daemon/daemon-types.js';
 import { createLogger } from '../../../logging/logger.js';
-import { signerFromSeed } from '../../../signing/index.js';
+import { signerFromSeed } from '../../../signing/ed25519-signer.js';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../sim/in-process-transport.js';
 import type { LatencyProfile } from '../../../sim/latency.js';
 import { Rng } from '../../../sim/rng.js';
