@@ -34,8 +34,8 @@ if (!(hours > 0)) {
 async function main() {
   const dist = path.join(__dirname, '..', 'dist', 'lab', 'simulate');
   const load = (name) => import(pathToFileURL(path.join(dist, name)).href);
-  const { simulate, writeReport } = await load('simulate.js');
-  const { formatSummary } = await load('summary-table.js');
+  const { simulate, writeReport } = await load('run/simulate.js');
+  const { formatSummary } = await load('render/summary-table.js');
   const started = Date.now();
   const report = await simulate({
     input: {

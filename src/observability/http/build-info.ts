@@ -1,9 +1,9 @@
 /**
  * What the running build is: the package version and the source commit.
  *
- * - version: read once from the package's own `package.json` (two levels above this file, both
- *   as `src/observability/build-info.ts` and as `dist/observability/build-info.js`; the Docker
- *   image keeps `package.json` next to `dist/`).
+ * - version: read once from the package's own `package.json` (three levels above this file,
+ *   both as `src/observability/http/build-info.ts` and as `dist/observability/http/build-info.js`;
+ *   the Docker image keeps `package.json` next to `dist/`).
  * - commit: `LEDGER_MM_COMMIT` from the environment, set at build time (e.g. a Docker build arg
  *   from `git rev-parse HEAD`). Nothing is run at runtime: no `git`, no shell.
  *
