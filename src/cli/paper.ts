@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
 import type { Daemon } from '../daemon/daemon.js';
 import { startPaperVenue, type PaperVenue } from '../lab/rig/paper-venue.js';
-import { PAPER_CONFIG_FILE, simulatorTuning } from '../lab/rig/paper-tuning.js';
+import { PAPER_CONFIG_FILE, simulatorDaemonTuning } from '../lab/rig/paper-tuning.js';
 import { observabilityAttachment } from '../daemon/reporting/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
 import { SignalRelay, type ProcessSeam } from '../daemon/signals.js';
@@ -199,7 +199,7 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
       proc: relay,
       attachments: seams.attachments ?? [observabilityAttachment({ config: loaded.config })],
       ...(seams.logDestination === undefined ? {} : { logDestination: seams.logDestination }),
-      tuning: { engine: simulatorTuning(args.latency), summaryMs: 20_000 },
+      tuning: simulatorDaemonTuning(args.latency),
       onDaemon: (daemon) => seams.onDaemon?.(daemon, paper),
     });
     return code;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import FakeTimers from '@sinonjs/fake-timers';
+import { daemonApiKey, withDaemonKey } from '../rig/daemon-account.js';
 import { PAPER_CONFIG_FILE } from '../rig/paper-tuning.js';
 import { loadConfig } from '../../config/load.js';
 import { fakeClock, type Clock } from '../../core/clock.js';
@@ -111,17 +112,10 @@ export function benchPaperDaemon(o: {
   /** The daemon's tuning (confirmation pacing, eviction, summaries). */
   readonly tuning: NonNullable<DaemonOptions['tuning']>;
 }): BenchPaperDaemon {
-  const sim = loadSimConfig();
-  const account = sim.accounts[0];
-  if (account === undefined) throw new RangeError('config/sim.json has no account');
   const key = signerFromSeed(new Uint8Array(32).fill(o.keyByte), 'raw');
-  const bv = benchVenue({
-    config: { ...sim, accounts: [{ ...account, publicKey: key.publicKey }, ...sim.accounts.slice(1)] },
-    latency: o.latency,
-    seed: o.seed,
-  });
-  const apiKey = bv.venue.apiKeys.get(account.slug);
-  if (apiKey === undefined) throw new RangeError(`no API key for ${account.slug}`);
+  const { config, account } = withDaemonKey(loadSimConfig(), key.publicKey);
+  const bv = benchVenue({ config, latency: o.latency, seed: o.seed });
+  const apiKey = daemonApiKey(bv.venue, account.slug);
   const load = {
     configFiles: [PAPER_CONFIG_FILE],
     env: {

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { PAPER_CONFIG_FILE, simulatorTuning } from '../rig/paper-tuning.js';
+import { PAPER_CONFIG_FILE, simulatorDaemonTuning } from '../rig/paper-tuning.js';
 import { loadConfig } from '../../config/load.js';
 import { loadSimConfig } from '../../sim/sim-config.js';
 import { runSimulation } from '../simulate/run/sim-run.js';
@@ -48,7 +48,7 @@ export async function runSimSpeed(o: SimSpeedOptions = {}): Promise<SimSpeedResu
     seed: o.seed ?? 1,
     durationMs: simulatedMs,
     // What `ledger-mm simulate` passes (strategy-runner.ts).
-    tuning: { engine: simulatorTuning('realistic'), summaryMs: 20_000 },
+    tuning: simulatorDaemonTuning('realistic'),
   });
   const wallSeconds = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(c0);

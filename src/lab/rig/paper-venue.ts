@@ -20,6 +20,7 @@ import { DEFAULT_ENGINE_SETTINGS } from '../../sim/engine/engine-core.js';
 import { DEFAULT_SWEEP_MS, type RetentionOptions } from '../../sim/truth/history-retention.js';
 import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
+import { daemonApiKey, withDaemonKey } from './daemon-account.js';
 
 /** Options of {@link startPaperVenue}. */
 export interface PaperVenueOptions {
@@ -115,24 +116,19 @@ export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue>
   resetPaperStore(o.storePath);
   const keyFile = join(dir, 'paper-signing.key');
   const key = generateKeyFile(keyFile, { force: true });
-  const config = loadSimConfig(o.simConfig ?? DEFAULT_SIM_CONFIG_PATH);
-  const account = config.accounts[0];
-  if (account === undefined) throw new RangeError('the sim config has no account to trade with');
+  const { config, account } = withDaemonKey(loadSimConfig(o.simConfig ?? DEFAULT_SIM_CONFIG_PATH), key.raw);
   const venue = new SimVenue({
-    config: { ...config, accounts: [{ ...account, publicKey: key.raw }, ...config.accounts.slice(1)] },
+    config,
     latency: o.latency,
     ...(o.seed === undefined ? {} : { seed: o.seed }),
     ...(o.clock === undefined ? {} : { clock: o.clock }),
   });
   venue.engine.core.truth.bound(o.truthLimit === undefined ? PAPER_TRUTH_LIMIT : o.truthLimit);
   if (o.truthLimit !== null) venue.engine.retainHistory(PAPER_HISTORY);
-  const apiKey = venue.apiKeys.get(account.slug);
-  if (apiKey === undefined) {
-    await venue.close();
-    throw new RangeError(`no API key for account ${account.slug}`);
-  }
+  let apiKey;
   let urls;
   try {
+    apiKey = daemonApiKey(venue, account.slug);
     urls = await venue.listen({ host: '127.0.0.1', port: o.port ?? 0, submitPort: o.submitPort ?? 0 });
   } catch (err) {
     await venue.close();

@@ -25,6 +25,7 @@ import { SimVenue } from '../../../sim/sim-venue.js';
 import { captureTruth, PARTY_CALLS, type LogTally, type SimCapture } from './capture.js';
 import { GuardEpisodes } from '../figures/guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
+import { daemonApiKey, withDaemonKey } from '../../rig/daemon-account.js';
 
 /** Options of {@link runSimulation}. */
 export interface SimRunOptions {
@@ -83,14 +84,10 @@ function derivedSeed(seed: number | string, label: string): Uint8Array {
 export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
   const fake = FakeTimers.createClock(SIM_T0, 10_000_000);
   const clock = fakeClock(fake);
-  const account = o.sim.accounts[0];
-  if (account === undefined) throw new RangeError('the sim config has no account for the daemon');
   const signer = signerFromSeed(derivedSeed(o.seed, 'signing-key'), 'raw');
+  const { config: sim, account } = withDaemonKey(o.sim, signer.publicKey);
   const venue = new SimVenue({
-    config: {
-      ...o.sim,
-      accounts: [{ ...account, publicKey: signer.publicKey }, ...o.sim.accounts.slice(1)],
-    },
+    config: sim,
     clock,
     latency: o.latency,
     seed: o.seed,
@@ -99,8 +96,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
   const tally: LogTally = { warn: 0, error: 0, messages: [] };
   let daemon: Daemon | null = null;
   try {
-    const apiKey = venue.apiKeys.get(account.slug);
-    if (apiKey === undefined) throw new RangeError(`no API key for account ${account.slug}`);
+    const apiKey = daemonApiKey(venue, account.slug);
     const partyId = venue.engine.account(account.slug).partyId;
     const config: MmConfig = {
       ...o.config,

@@ -10,7 +10,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { simulatorTuning } from '../../rig/paper-tuning.js';
+import { simulatorDaemonTuning } from '../../rig/paper-tuning.js';
 import { chartSeries, type ChartSeries } from '../render/chart-series.js';
 import { runFigures, type RunFigures } from '../figures/figures.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';
@@ -74,7 +74,7 @@ export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult
     latency: scenario.latency,
     seed: scenario.seed,
     durationMs: scenario.durationMs,
-    tuning: { engine: simulatorTuning(scenario.latency), summaryMs: 20_000 },
+    tuning: simulatorDaemonTuning(scenario.latency),
     ...(setup.reconciler === undefined ? {} : { reconciler: setup.reconciler }),
     onProgress: (elapsed: number) => {
       peakHeapMb = Math.max(peakHeapMb, heapMb());
