@@ -6,7 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { loadConfig } from '../../../config/load.js';
 import type { MmConfig } from '../../../config/schema.js';
@@ -14,9 +13,7 @@ import type { ReplayConfig } from '../../../sim/market/dynamics-config.js';
 import { MarketConfigSchema } from '../../../sim/market/market-config.js';
 import { DEFAULT_SIM_CONFIG_PATH, SimConfigSchema, type SimConfig } from '../../../sim/sim-config.js';
 import { applyRegime } from '../../regimes/suite.js';
-
-/** The package's paper trading config: the daemon's config of a simulation. */
-export const PAPER_CONFIG_FILE = fileURLToPath(new URL('../../../../config/paper.json', import.meta.url));
+import { PAPER_CONFIG_FILE } from '../../rig/paper-tuning.js';
 
 /** The fixed start of simulated time: a UTC day boundary (the daily loss guard's reset). */
 export const SIM_T0 = Date.parse('2025-01-06T00:00:00.000Z');
