@@ -11,6 +11,7 @@ import {
   type OrderEngineOptions,
   type OrdersView,
   type TerminalEviction,
+  type TradingEngine,
 } from './engine-types.js';
 import type { CancelOutcome, PlacementOutcome } from './execution-events.js';
 import type { InventoryView } from './inventory.js';
@@ -27,6 +28,7 @@ export {
   type OrderEngineOptions,
   type OrdersView,
   type TerminalEviction,
+  type TradingEngine,
 } from './engine-types.js';
 
 /**
@@ -34,7 +36,7 @@ export {
  * against the venue → awaiting orders to the resolver → orders poller → placements open
  * ({@link place} waits for all of it). {@link close}: the reverse, journal last.
  */
-export class OrderEngine {
+export class OrderEngine implements TradingEngine {
   private parts: EngineParts | null = null;
   private readonly listeners = new Set<(e: EngineEvent) => void>();
   private phase: EnginePhase = 'created';
