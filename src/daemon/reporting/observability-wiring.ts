@@ -33,6 +33,7 @@ import type { DaemonEvent } from '../daemon-types.js';
 import type { DaemonAttachment } from '../run-daemon.js';
 import type { PairReferenceReport } from '../../market/reference/exchanges-reference.js';
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
+import { PartyMetricsWriter, type PartyView } from '../../observability/party-metrics.js';
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
 export interface ObservableDaemon {
@@ -42,6 +43,8 @@ export interface ObservableDaemon {
   stateView(): DaemonStateView;
   /** The "exchanges" reference's sources (absent or empty: no reference metrics). */
   referenceReport?(): readonly PairReferenceReport[];
+  /** The firm's parties (absent or empty: one party, no party metrics). */
+  partyReport?(): readonly PartyView[];
 }
 
 /** Options of {@link observabilityAttachment}. */
@@ -134,6 +137,8 @@ export async function attachObservability(
   const collector = registerStateCollector(metrics, () => daemon.stateView());
   const referenceWriter = new ReferenceMetricsWriter(metrics.reference);
   const unhookReference = metrics.hooks.add(() => referenceWriter.refresh(daemon.referenceReport?.() ?? []));
+  const partyWriter = new PartyMetricsWriter(metrics.parties);
+  const unhookParties = metrics.hooks.add(() => partyWriter.refresh(daemon.partyReport?.() ?? []));
   const readiness = (): Readiness => daemon.readiness();
   const unregisterReady = registerReadinessGauge(metrics, readiness);
   const server = new ObservabilityServer({
@@ -144,6 +149,7 @@ export async function attachObservability(
     status: () => ({
       phase: daemon.phase,
       ...buildStatusReport(daemon.stateView(), { readiness: readiness(), queues: metrics.queues.view() }),
+      ...partiesOf(daemon),
     }),
     eventLoop: metrics.eventLoop,
     ...(heartbeat === null ? {} : { heartbeat: () => heartbeat.verdict() }),
@@ -155,6 +161,7 @@ export async function attachObservability(
   const release = (): void => {
     unsubscribe();
     unhookReference();
+    unhookParties();
     collector.unregister();
     unregisterReady();
     metrics.close();
@@ -196,4 +203,10 @@ export function observeDaemonEvent(metrics: Metrics, e: DaemonEvent): void {
   } catch {
     metrics.control.collectErrors.inc();
   }
+}
+
+/** The firm's parties for `/status`, when it runs several. */
+function partiesOf(daemon: ObservableDaemon): { parties?: readonly PartyView[] } {
+  const parties = daemon.partyReport?.() ?? [];
+  return parties.length === 0 ? {} : { parties };
 }
