@@ -2,7 +2,7 @@
  * The firm's parties as the operator sees them (metrics, `/status`): each party's state from the
  * firm engine, its balances as last read, what it can still lock, and per pair and side whether
  * it can fund one more quote of the size the strategy last asked for. The funding watch turns a
- * side a party can no longer fund into one `party-funding` event (a WARN in the log), and its
+ * side a party has not been able to fund for a minute into one `party-funding` event (a WARN in the log), and its
  * return into another: fills move base into some parties and quote into others, and the venue
  * has no transfers, so an operator rebalances on the ledger (`docs/operations/parties.md`).
  */
@@ -67,20 +67,34 @@ export function firmPartyViews(
   });
 }
 
-/** Edges of each party's funding per pair and side; see the module doc. */
+/**
+ * Edges of each party's funding per pair and side; see the module doc. A side counts as
+ * unfunded once it has stayed so for `holdMs` (a party's funds dip while its own placements are
+ * on their way: the figure errs low), and as funded again at once.
+ */
 export class FundingWatch {
-  private readonly last = new Map<string, boolean>();
+  /** Since when each side is unfunded (absent: funded), and whether that was reported. */
+  private readonly unfunded = new Map<string, { since: number; reported: boolean }>();
 
-  /** The changes since the last call (a side first seen unfunded counts as a change). */
+  constructor(private readonly holdMs = 60_000) {}
+
+  /** The changes since the last call. */
   observe(parties: readonly PartyView[], at: number): PartyFundingEvent[] {
     const out: PartyFundingEvent[] = [];
     for (const p of parties) {
       for (const c of p.canFund) {
         const key = `${p.name}\u0000${c.pair}\u0000${c.side}`;
-        const was = this.last.get(key) ?? true;
-        this.last.set(key, c.ok);
-        if (was !== c.ok)
-          out.push({ type: 'party-funding', party: p.name, pair: c.pair, side: c.side, ok: c.ok, at });
+        const state = this.unfunded.get(key);
+        const event = { type: 'party-funding' as const, party: p.name, pair: c.pair, side: c.side, at };
+        if (c.ok) {
+          if (state?.reported === true) out.push({ ...event, ok: true });
+          this.unfunded.delete(key);
+        } else if (state === undefined) {
+          this.unfunded.set(key, { since: at, reported: false });
+        } else if (!state.reported && at - state.since >= this.holdMs) {
+          state.reported = true;
+          out.push({ ...event, ok: false });
+        }
       }
     }
     return out;

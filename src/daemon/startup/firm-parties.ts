@@ -11,7 +11,6 @@
  * primary's with the open-order and per-minute limits summed over the parties (each party has
  * its own, and each party's pipeline keeps within its own).
  */
-import path from 'node:path';
 import type { MmConfig } from '../../config/schema.js';
 import { verificationOf } from '../../config/sections/signing.js';
 import type { TradingEngine } from '../../execution/engine-types.js';
@@ -28,19 +27,13 @@ import { passPreflight, type EngineStart, type StartupDeps } from './startup.js'
 import type { PreflightReport } from './preflight.js';
 import { createDaemonVenueClient } from './venue-client.js';
 import type { PartyIdentity } from './party-identity.js';
+import { partyStorePath } from './party-store.js';
 
 export type { PartyIdentity } from './party-identity.js';
+export { partyStorePath } from './party-store.js';
 
 /** A party's passed preflight. */
 type Passed = PreflightReport & { account: Account };
-
-/** The journal of party `index` (see the module doc). */
-export function partyStorePath(storePath: string, identity: PartyIdentity, index: number): string {
-  if (identity.storePath !== undefined) return identity.storePath;
-  if (index === 0) return storePath;
-  const ext = path.extname(storePath);
-  return `${storePath.slice(0, storePath.length - ext.length)}.${identity.name}${ext}`;
-}
 
 /** See the module doc. */
 export class FirmParties {
