@@ -65,6 +65,22 @@ export interface PollerStats {
   readonly running: boolean;
 }
 
+/** A poller's stats as plain data under another name (a firm's party pollers, `orders:<party>`). */
+export function statsAs(p: PollerStats, name: string): PollerStats {
+  return {
+    name,
+    lastSuccessAt: p.lastSuccessAt,
+    lastErrorAt: p.lastErrorAt,
+    lastError: p.lastError,
+    runs: p.runs,
+    failures: p.failures,
+    consecutiveFailures: p.consecutiveFailures,
+    skipped: p.skipped,
+    lastDurationMs: p.lastDurationMs,
+    running: p.running,
+  };
+}
+
 /**
  * The one backoff after lasting failures (a refused API key): `periodMs` doubled per consecutive
  * such failure, capped at `maxMs`. The pollers' `failureBackoff` and the execution layer's reads

@@ -7,7 +7,7 @@
  */
 import type { ReloadOutcome } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
-import type { PollerStats } from '../core/poller.js';
+import { statsAs, type PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
 import type { TradingEngine } from '../execution/engine-types.js';
 import type { MarketPollers } from '../market/market-pollers.js';
@@ -191,7 +191,7 @@ export class Daemon {
         ? engine
             .ordersPollers()
             .slice(1)
-            .map(({ party, poller }) => ({ ...snapshotStats(poller.poller), name: `orders:${party}` }))
+            .map(({ party, poller }) => statsAs(poller.poller, `orders:${party}`))
         : [];
     return [
       ...this.pollers.stats(),
@@ -464,20 +464,4 @@ export class Daemon {
       for (const e of this.sideWatch.observe(event.report, awaiting)) this.emit(e);
     }
   }
-}
-
-/** A poller's stats as plain data (a firm's party pollers are renamed for metrics). */
-function snapshotStats(p: PollerStats): PollerStats {
-  return {
-    name: p.name,
-    lastSuccessAt: p.lastSuccessAt,
-    lastErrorAt: p.lastErrorAt,
-    lastError: p.lastError,
-    runs: p.runs,
-    failures: p.failures,
-    consecutiveFailures: p.consecutiveFailures,
-    skipped: p.skipped,
-    lastDurationMs: p.lastDurationMs,
-    running: p.running,
-  };
 }

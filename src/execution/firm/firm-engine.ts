@@ -205,7 +205,7 @@ export class FirmEngine implements TradingEngine {
       quantity: intent.quantity,
     };
     const chosen = allocate(
-      this.slots.map((s) => this.load(s, pair)),
+      this.slots.map((s) => this.load(s)),
       request,
       this.o.policy,
     );
@@ -281,7 +281,7 @@ export class FirmEngine implements TradingEngine {
     return this.o.wallets.funds(s.name, orders, [...s.handedOut.values()], this.o.pairOf);
   }
 
-  private load(s: PartySlot, _pair: { base: string; quote: string }): PartyLoad {
+  private load(s: PartySlot): PartyLoad {
     return {
       name: s.name,
       active: s.out === null,
