@@ -65,7 +65,7 @@ export interface PollerStats {
   readonly running: boolean;
 }
 
-/** A poller's stats as plain data under another name (a firm's party pollers, `orders:<party>`). */
+/** A poller's stats as plain data under another name (a firm's party pollers, `orders_<party>`). */
 export function statsAs(p: PollerStats, name: string): PollerStats {
   return {
     name,

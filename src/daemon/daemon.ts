@@ -185,13 +185,13 @@ export class Daemon {
   pollerStats(): PollerStats[] {
     const engine = this.session?.engine;
     const orders = engine?.ordersPoller?.poller;
-    // A firm's other parties' orders pollers, named `orders:<party>` (the primary's is `orders`).
+    // A firm's other parties' orders pollers, named `orders_<party>` (the primary's is `orders`).
     const others =
       engine instanceof FirmEngine
         ? engine
             .ordersPollers()
             .slice(1)
-            .map(({ party, poller }) => statsAs(poller.poller, `orders:${party}`))
+            .map(({ party, poller }) => statsAs(poller.poller, `orders_${party}`))
         : [];
     return [
       ...this.pollers.stats(),

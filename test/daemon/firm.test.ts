@@ -121,9 +121,9 @@ describe('a daemon of two parties', () => {
       ['b', true],
     ]);
     expect(events.filter((e) => e.type === 'party-state' || e.type === 'foreign-order')).toEqual([]);
-    // Each party's orders poller runs and is reported: the primary's as `orders`, b's as `orders:b`.
+    // Each party's orders poller runs and is reported: the primary's as `orders`, b's as `orders_b`.
     const orders = daemon.pollerStats().filter((p) => p.name.startsWith('orders'));
-    expect(orders.map((p) => p.name)).toEqual(['orders', 'orders:b']);
+    expect(orders.map((p) => p.name)).toEqual(['orders', 'orders_b']);
     expect(orders.every((p) => p.runs > 100 && p.lastSuccessAt !== null)).toBe(true);
     // The account limits the risk gate sees are the parties' summed (30 + 30).
     expect(daemon.lastCycle!.snapshot.account!.maxOpenOrders).toBe(60);

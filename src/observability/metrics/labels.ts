@@ -97,7 +97,7 @@ export function createLabelGuards(bounds: LabelBounds, onOverflow: () => void): 
       onOverflow,
     }),
     status: new LabelGuard({ max: 40, pattern: /^(?:[1-5]\d\d|none)$/, onOverflow }),
-    poller: new LabelGuard({ max: 16, pattern: /^[a-z][a-z0-9_]{0,31}$/, onOverflow }),
+    poller: new LabelGuard({ max: 48, pattern: /^[a-z][a-z0-9_]{0,31}$/, onOverflow }),
   };
 }
 
