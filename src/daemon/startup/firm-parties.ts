@@ -35,7 +35,11 @@ export type { PartyIdentity } from './party-identity.js';
 type Passed = PreflightReport & { account: Account };
 
 /** The journal of party `index` (see the module doc). */
-export function partyStorePath(storePath: string, identity: PartyIdentity, index: number): string {
+export function partyStorePath(
+  storePath: string,
+  identity: Pick<PartyIdentity, 'name' | 'storePath'>,
+  index: number,
+): string {
   if (identity.storePath !== undefined) return identity.storePath;
   if (index === 0) return storePath;
   const ext = path.extname(storePath);
