@@ -27,6 +27,8 @@ export interface FirmEnv {
   readonly t: OperatorEnv;
   readonly a: FirmParty;
   readonly b: FirmParty;
+  /** The firm's environment (no single-party key); the config is `--config firm.json` in `t.dir`. */
+  readonly env: NodeJS.ProcessEnv;
   /** The CLI with `--config firm.json` and the firm's environment. */
   cli(argv: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }>;
   place(party: FirmParty, orders: JournalOrder[]): Promise<PlacementOutcome[]>;
@@ -85,6 +87,7 @@ function firmOf(t: OperatorEnv): FirmEnv {
     t,
     a,
     b,
+    env,
     cli: (argv, extra = {}) => t.cli([...argv, '--config', 'firm.json'], { ...env, ...extra }),
     place: (party, orders) => placeThroughJournalAs(party, orders),
   };
