@@ -31,6 +31,7 @@ import {
   operatorStartup,
   operatorVenueClient,
 } from './support/operator-setup.js';
+import { PARTY_OPTION, PARTY_USAGE, commandParties, runPerParty } from './support/party-scope.js';
 
 const NAME = 'cancel-all';
 
@@ -38,7 +39,7 @@ const NAME = 'cancel-all';
 export const STOP_THE_DAEMON =
   'stop the daemon first (or send it SIGTERM: it cancels its orders on shutdown)';
 
-const USAGE = `Usage: ledger-mm cancel-all [--config FILE]... [--pair PAIR] [--yes]
+const USAGE = `Usage: ledger-mm cancel-all [--config FILE]... [--pair PAIR] [--party NAME] [--yes]
 
 Cancels every resting order of the party (the venue's OPEN list: OPEN, PARTIALLY_FILLED,
 PENDING_TRIGGER), several at once (at most execution.cancelConcurrency), each signed with the
@@ -60,10 +61,15 @@ Each order ends as one of:
   failed        the cancel did not complete (the reason is printed); run the command again
 Afterwards the OPEN list is read again and whatever still rests is printed.
 
+With firm.parties, every party's orders are cancelled (or only --party NAME's), all parties at
+once, each with its own API key and signing key and journaled in its own store; the command
+refuses a party whose store a daemon holds.
+
 Options:
   -c, --config FILE  A config file layered over config/default.json. Repeatable.
   -p, --pair PAIR    Only the orders of this pair, e.g. BTC/USDC.
   -y, --yes          Really cancel. Without it, nothing is cancelled.
+${PARTY_USAGE}
   -h, --help         Show this help.
 
 Exit codes: 0 nothing is left resting (or a dry run); 1 something is still resting, a daemon
@@ -81,13 +87,18 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     options: {
       pair: { type: 'string', short: 'p' },
       yes: { type: 'boolean', short: 'y', default: false },
+      ...PARTY_OPTION,
     },
     check: (v) => (v.pair === '' ? '--pair needs a pair name, e.g. BTC/USDC' : null),
   });
   if (!start.ok) return start.exitCode;
   const { values, config } = start.value;
   const args: Args = { pair: values.pair, yes: values.yes === true };
-  return args.yes ? cancelAll(args, config, io) : dryRun(args, config, io);
+  const parties = commandParties(NAME, config, io, USAGE, values.party, args.yes ? 'keys' : 'api-key');
+  if (!parties.ok) return parties.exitCode;
+  return runPerParty(parties.value, io, false, (party, partyIo) =>
+    args.yes ? cancelAll(args, party.config, partyIo) : dryRun(args, party.config, partyIo),
+  );
 }
 
 /** The resting orders of the party (every page), optionally of one pair. */
@@ -308,7 +319,8 @@ async function reportLeft(args: Args, config: MmConfig, io: CommandIo, client: V
 /** The `cancel-all` subcommand. */
 export const cancelAllCommand: Command = {
   name: NAME,
-  summary: 'Cancel every resting order of the party (dry run without --yes); refuses while a daemon runs',
+  summary:
+    'Cancel every resting order of the party or parties (dry run without --yes); refuses while a daemon runs',
   usage: USAGE,
   run,
 };

@@ -19,10 +19,12 @@ import { createLiveVenueClient } from '../venue/live-client.js';
 import type { VenueClient } from '../venue/client.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
 import { JSON_OPTION, operatorStartup } from './support/operator-setup.js';
+import { PARTY_OPTION, PARTY_USAGE, commandParties, runPerParty } from './support/party-scope.js';
+import type { MmConfig } from '../config/schema.js';
 
 const NAME = 'check';
 
-const USAGE = `Usage: ledger-mm check [--config FILE]... [--json]
+const USAGE = `Usage: ledger-mm check [--config FILE]... [--json] [--party NAME]
 
 Runs the onboarding preflight against the configured venue and prints one line per check:
   api key         GET /account answers (the API key is accepted)
@@ -33,10 +35,14 @@ Runs the onboarding preflight against the configured venue and prints one line p
   signing key     the key file loads and its fingerprint is the one in the account's party id
 Read-only: nothing is placed, cancelled, signed or submitted.
 
+With firm.parties, the preflight runs for every party (or only --party NAME), each with its own
+API key file, signing key file and venue URLs; the exit code is the worst party's.
+
 Options:
   -c, --config FILE  A config file layered over config/default.json. Repeatable; later files
                      win, then the files in LEDGER_MM_CONFIG, then LEDGER_MM_* variables.
       --json         Print the report as JSON instead of text.
+${PARTY_USAGE}
   -h, --help         Show this help.
 
 The API key comes from LEDGER_MM_API_KEY, else from the file venue.apiKeyFile
@@ -77,10 +83,17 @@ function errorText(err: unknown): string {
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
   // 1. Configuration, fully validated before anything is sent.
-  const start = operatorStartup(NAME, argv, io, USAGE, { options: JSON_OPTION });
+  const start = operatorStartup(NAME, argv, io, USAGE, { options: { ...JSON_OPTION, ...PARTY_OPTION } });
   if (!start.ok) return start.exitCode;
-  const { config } = start.value;
-  const json = start.value.values.json === true;
+  const { config, values } = start.value;
+  const json = values.json === true;
+  const parties = commandParties(NAME, config, io, USAGE, values.party, 'api-key');
+  if (!parties.ok) return parties.exitCode;
+  return runPerParty(parties.value, io, json, (party, partyIo) => checkParty(party.config, json, partyIo));
+}
+
+/** The preflight of one party. */
+async function checkParty(config: MmConfig, json: boolean, io: CommandIo): Promise<number> {
   const { venue } = config;
   if (venue.apiKey === '') {
     io.stderr(

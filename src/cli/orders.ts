@@ -25,8 +25,10 @@ import {
   venueOrderTable,
   type LocalOrderRow,
 } from './support/order-rows.js';
+import { PARTY_OPTION, commandParties, runPerParty } from './support/party-scope.js';
 
 const USAGE = `Usage: ledger-mm orders [--config FILE]... [--status OPEN|ALL|STATUS] [--pair PAIR] [--json] [--local]
+                   [--party NAME]
 
 Lists the party's orders as the venue has them (GET /orders, every page, without a wallet
 refresh): order id, pair, side, price, quantity, filled, status and the start of the current
@@ -38,6 +40,9 @@ With --local, lists the journal's non-terminal orders with their local states in
 asking the venue; UNKNOWN (a submission whose fate is not known yet) and STRANDED (a cancel that
 cannot complete: the order's funds were withdrawn) are marked "!!".
 
+With firm.parties, lists every party's orders (or only --party NAME's), each against its own
+journal; with --json one document {"parties": [{"party", "exitCode", ...}]}.
+
 Read-only: the journal is opened read-only, so this runs next to a running daemon.
 
 Options:
@@ -47,6 +52,8 @@ Options:
   -p, --pair PAIR      Only this pair, e.g. BTC/USDC.
       --json           Print JSON instead of a table.
       --local          List the journal's non-terminal orders (no venue call, no API key needed).
+      --party NAME     With firm.parties: only this party (default: every party, each
+                       with its own API key and journal).
   -h, --help           Show this help.
 
 Exit codes: 0 listed; 1 the venue or the journal could not be read; 2 bad usage or invalid
@@ -69,6 +76,7 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
       pair: { type: 'string', short: 'p' },
       json: { type: 'boolean', default: false },
       local: { type: 'boolean', default: false },
+      ...PARTY_OPTION,
     },
     check: (v) => {
       if (!/^[A-Z][A-Z_]*$/.test(statusOf(v.status))) {
@@ -89,7 +97,11 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
     json: values.json === true,
     local: values.local === true,
   };
-  return args.local ? listLocal(args, config, io) : listVenue(args, config, io);
+  const parties = commandParties(NAME, config, io, USAGE, values.party, args.local ? 'none' : 'api-key');
+  if (!parties.ok) return parties.exitCode;
+  return runPerParty(parties.value, io, args.json, (party, partyIo) =>
+    args.local ? listLocal(args, party.config, partyIo) : listVenue(args, party.config, partyIo),
+  );
 }
 
 /** `--status` as the venue takes it (default OPEN). */
@@ -205,7 +217,8 @@ async function listVenue(args: Args, config: MmConfig, io: CommandIo): Promise<n
 /** The `orders` subcommand. */
 export const ordersCommand: Command = {
   name: NAME,
-  summary: "List the party's orders on the venue, marked as known to the journal or FOREIGN (read-only)",
+  summary:
+    "List the party's (or each party's) orders on the venue, marked as known to the journal or FOREIGN (read-only)",
   usage: USAGE,
   run,
 };

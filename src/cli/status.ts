@@ -25,10 +25,11 @@ import {
 import { JSON_OPTION, errorText, operatorStartup, operatorVenueClient } from './support/operator-setup.js';
 import { localOrderRow, localOrderTable, type LocalOrderRow } from './support/order-rows.js';
 import { formatTable } from '../core/text-table.js';
+import { PARTY_OPTION, PARTY_USAGE, commandParties, runPerParty } from './support/party-scope.js';
 
 const NAME = 'status';
 
-const USAGE = `Usage: ledger-mm status [--config FILE]... [--json]
+const USAGE = `Usage: ledger-mm status [--config FILE]... [--json] [--party NAME]
 
 Prints a summary of the market maker. If the daemon answers on its status endpoint
 (http://{metrics.host}:{metrics.port}/status, within 2 s), prints what it says. Otherwise says
@@ -41,9 +42,14 @@ the daemon is not running and summarises, read-only:
                fate is not known yet) and STRANDED (a cancel that cannot complete) are marked "!!"
 The journal is opened read-only; nothing is placed, cancelled or written.
 
+With firm.parties, the daemon's status carries every party under "parties" (--party NAME keeps
+that party's entry only); without a daemon, the summary is made for every party (or only --party
+NAME's), each with its own API key and journal.
+
 Options:
   -c, --config FILE  A config file layered over config/default.json. Repeatable.
       --json         Print JSON instead of text.
+${PARTY_USAGE}
   -h, --help         Show this help.
 
 Exit codes: 0 the daemon answered, or the summary was read completely; 1 a venue read or the
@@ -118,14 +124,37 @@ function summariseJournal(read: JournalRead): JournalSummary {
 }
 
 async function run(argv: string[], io: CommandIo): Promise<number> {
-  const start = operatorStartup(NAME, argv, io, USAGE, { options: JSON_OPTION });
+  const start = operatorStartup(NAME, argv, io, USAGE, { options: { ...JSON_OPTION, ...PARTY_OPTION } });
   if (!start.ok) return start.exitCode;
-  const { config } = start.value;
-  const json = start.value.values.json === true;
+  const { config, values } = start.value;
+  const json = values.json === true;
+  // The name is vetted before anything is read; the keys only when the daemon does not answer.
+  const named = commandParties(NAME, config, io, USAGE, values.party, 'none');
+  if (!named.ok) return named.exitCode;
 
   const probe = await probeDaemon(config.metrics);
-  if (probe.kind === 'running') return printDaemon(probe, json, io);
-  return summarise(config, probe, json, io);
+  if (probe.kind === 'running') return printDaemon(onlyParty(probe, values.party), json, io);
+  const parties = commandParties(NAME, config, io, USAGE, values.party, 'api-key');
+  if (!parties.ok) {
+    io.stderr(`ledger-mm status: ${daemonLine(probe)}\n`);
+    return parties.exitCode;
+  }
+  return runPerParty(parties.value, io, json, (party, partyIo) =>
+    summarise(party.config, probe, json, partyIo),
+  );
+}
+
+/** The daemon's status with only party `name` under `parties` (all of them without a name). */
+function onlyParty(
+  probe: DaemonProbe & { kind: 'running' },
+  name: string | undefined,
+): DaemonProbe & { kind: 'running' } {
+  const status = probe.status;
+  if (name === undefined || typeof status !== 'object' || status === null) return probe;
+  const parties: unknown = (status as Record<string, unknown>)['parties'];
+  if (!Array.isArray(parties)) return probe;
+  const kept = parties.filter((p: unknown) => (p as { name?: unknown } | null)?.name === name);
+  return { ...probe, status: { ...status, parties: kept } };
 }
 
 /** The daemon answered: print what it says. */

@@ -11,11 +11,15 @@ import type { ProcessSeam } from '../daemon/signals.js';
 import { createLogger, type LogDestination } from '../logging/logger.js';
 import { ObservabilityServer } from '../observability/http/http-server.js';
 import { CancelSweeper } from '../watchdog/cancel-sweep.js';
+import { FirmSweeper, type PartySweeper } from '../watchdog/firm-sweep.js';
+import { partyStorePath } from '../daemon/startup/party-store.js';
+import type { VenueClient } from '../venue/client.js';
 import { fileProbe, httpProbe, type HeartbeatProbe } from '../watchdog/heartbeat-probe.js';
 import { Watchdog } from '../watchdog/watchdog.js';
 import { createWatchdogMetrics } from '../watchdog/watchdog-metrics.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
 import { operatorSigning, operatorStartup } from './support/operator-setup.js';
+import { commandParties, type CommandParty } from './support/party-scope.js';
 
 const NAME = 'watchdog';
 
@@ -31,7 +35,10 @@ watchdog.sweepMs until nothing rests, for as long as the heartbeat stays silent.
 heartbeat comes back it stands down. It never places an order.
 
 It needs the API key and the signing key (the same variables as the daemon) and keeps its own
-journal (watchdog.storePath), never the daemon's store. Its /metrics, /healthz, /readyz and
+journal (watchdog.storePath), never the daemon's store. With firm.parties it watches the one
+daemon and sweeps every party at once, each with its own API key and signing key and a journal
+of its own (watchdog.storePath for the first party, the same path with ".<name>" before the
+extension for the others). Its /metrics, /healthz, /readyz and
 /status are on watchdog.metrics.host:watchdog.metrics.port (default 127.0.0.1:9466).
 
 Options:
@@ -62,29 +69,50 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
     io.stderr(`ledger-mm watchdog: ${refusal}. Nothing was sent to the venue.\n`);
     return EXIT.USAGE;
   }
-  const signing = operatorSigning(NAME, config, io);
-  if (!signing.ok) return signing.exitCode;
-  const { signer, client } = signing.value;
+  const parties = commandParties(NAME, config, io, USAGE, undefined, 'keys');
+  if (!parties.ok) return parties.exitCode;
+  const storeRefusal = partyStoreRefusal(config, parties.value);
+  if (storeRefusal !== null) {
+    io.stderr(`ledger-mm watchdog: ${storeRefusal}. Nothing was sent to the venue.\n`);
+    return EXIT.USAGE;
+  }
   const proc = seams.proc ?? process;
   const clock = seams.clock ?? systemClock;
   const wd = config.watchdog;
+  const clients: VenueClient[] = [];
+  const sweepers: PartySweeper[] = [];
+  for (const [i, party] of parties.value.entries()) {
+    const signing = operatorSigning(NAME, party.config, io);
+    if (!signing.ok) {
+      await Promise.all(clients.map((c) => c.close()));
+      return signing.exitCode;
+    }
+    clients.push(signing.value.client);
+    const sweeper = new CancelSweeper({
+      venue: signing.value.client,
+      signer: signing.value.signer,
+      clock,
+      storePath: watchdogStorePath(config, party, i),
+      reason: wd.cancelReason,
+      execution: config.execution,
+      verification: verificationOf(config.signing),
+      drainMs: config.venue.timeouts.submitMs + 10_000,
+    });
+    sweepers.push({ name: party.name ?? 'the party', sweeper });
+  }
+  const closeClients = (): Promise<unknown> => Promise.all(clients.map((c) => c.close()));
   const logger = createLogger({
     level: config.log.level,
     pretty: config.log.pretty,
-    secrets: [config.venue.apiKey],
+    secrets: parties.value.map((p) => p.config.venue.apiKey),
     name: 'ledger-mm-watchdog',
     ...(seams.logDestination === undefined ? {} : { destination: seams.logDestination }),
   });
-  const sweeper = new CancelSweeper({
-    venue: client,
-    signer,
-    clock,
-    storePath: wd.storePath,
-    reason: wd.cancelReason,
-    execution: config.execution,
-    verification: verificationOf(config.signing),
-    drainMs: config.venue.timeouts.submitMs + 10_000,
-  });
+  // One party: its sweeper as always; a firm: every party's at once.
+  const sweeper =
+    parties.value.length === 1 && parties.value[0]!.name === null
+      ? sweepers[0]!.sweeper
+      : new FirmSweeper(sweepers);
   let watchdog: Watchdog | null = null;
   const metrics = createWatchdogMetrics({ heartbeatAgeSeconds: () => watchdog?.heartbeatAgeSeconds() ?? 0 });
   watchdog = new Watchdog({
@@ -111,7 +139,7 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
     address = await server.start();
   } catch (err) {
     logger.fatal({ err }, `ledger-mm watchdog cannot listen on ${wd.metrics.host}:${wd.metrics.port}`);
-    await client.close();
+    await closeClients();
     metrics.close();
     proc.exit(EXIT.FAILED);
     return EXIT.FAILED;
@@ -121,7 +149,7 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
       source: wd.source,
       heartbeat: wd.source === 'http' ? wd.healthUrl : wd.heartbeatFile,
       deadAfterMs: wd.deadAfterMs,
-      store: wd.storePath,
+      store: parties.value.map((p, i) => watchdogStorePath(config, p, i)),
       metrics: `http://${address.host}:${address.port}/metrics`,
     },
     `watchdog watching ${wd.source === 'http' ? wd.healthUrl : wd.heartbeatFile} (dead after ${wd.deadAfterMs} ms of silence)`,
@@ -140,7 +168,7 @@ export async function runWatchdog(argv: string[], io: CommandIo, seams: Watchdog
   logger.info('watchdog stopping');
   await w.close();
   await server.close();
-  await client.close();
+  await closeClients();
   metrics.close();
   logger.info('watchdog stopped');
   proc.exit(EXIT.OK);
@@ -158,6 +186,23 @@ export function configRefusal(config: MmConfig): string | null {
   }
   if (wd.probeTimeoutMs >= wd.deadAfterMs) {
     return `watchdog.probeTimeoutMs (${wd.probeTimeoutMs}) must be below watchdog.deadAfterMs (${wd.deadAfterMs})`;
+  }
+  return null;
+}
+
+/** The watchdog's journal for `party` (at `index` of the list): see the usage. */
+function watchdogStorePath(config: MmConfig, party: CommandParty, index: number): string {
+  const wd = config.watchdog.storePath;
+  return party.name === null ? wd : partyStorePath(wd, { name: party.name }, index);
+}
+
+/** A watchdog journal of a party that is a daemon's journal of a party, or null. */
+function partyStoreRefusal(config: MmConfig, parties: readonly CommandParty[]): string | null {
+  const daemonStores = new Set(parties.map((p) => p.config.store.path));
+  for (const [i, p] of parties.entries()) {
+    const own = watchdogStorePath(config, p, i);
+    if (daemonStores.has(own))
+      return `the watchdog's journal ${own} of party ${p.name ?? '-'} is a daemon journal (store.path of a party): the watchdog keeps journals of its own`;
   }
   return null;
 }

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
 import { loadScenario } from '../../src/lab/simulate/run/scenario.js';
 import { ROOT } from '../deploy/support/deploy-files.js';
 
@@ -16,6 +17,7 @@ const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
   'four-pairs.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
   'four-pairs-sim.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
   'faulty-venue-sim.json': { configFiles: [], market: 'faulty-venue-sim.json' },
+  'four-parties.json': { configFiles: ['four-parties.json'], market: null },
   // Replayed with `simulate --prices BTC/USDC=FILE` over the default config and market; the
   // series themselves are checked in test/lab/replay/.
   'replay-btc-usdc.csv': { configFiles: [], market: null },
@@ -46,6 +48,25 @@ describe('config/examples', () => {
     const s = scenario(RUNS['four-pairs.json']!);
     expect(s.config.pairs).toEqual(['BTC/USDC', 'ETH/USDC', 'SOL/USDC', 'AVAX/USDC']);
     expect(Object.keys(s.sim.market.pairs).sort()).toEqual([...s.config.pairs].sort());
+  });
+
+  it('the four-party example loads with the config loader: four parties over the default pairs, keys under one secrets dir', () => {
+    const config = loadConfig({
+      configFiles: [path.join(EXAMPLES, 'four-parties.json')],
+      env: {},
+      cwd: ROOT,
+    });
+    expect(config.pairs).toEqual(['BTC/USDC', 'ETH/USDC']);
+    expect(config.firm.allocation).toBe('earliest-free');
+    expect(config.firm.parties.map((p) => [p.name, p.apiKeyFile, p.signingKeyFile])).toEqual(
+      [1, 2, 3, 4].map((i) => [
+        `mm${i}`,
+        `/run/secrets/ledger-mm/mm${i}.api-key`,
+        `/run/secrets/ledger-mm/mm${i}.signing.key`,
+      ]),
+    );
+    // No single-party key: with firm.parties those settings are not used.
+    expect([config.venue.apiKey, config.venue.apiKeyFile, config.signing.keyFile]).toEqual(['', '', '']);
   });
 
   it("the faulty venue is config/sim.json's, with faults on the endpoints the daemon depends on", () => {

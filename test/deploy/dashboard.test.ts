@@ -85,11 +85,12 @@ describe('deploy/grafana/ledger-mm.json', () => {
     }
   });
 
-  it('has the rows: quoting, pipeline, orders, money, risk, venue, process, watchdog, alerts', () => {
+  it('has the rows: quoting, pipeline, parties, orders, money, risk, venue, process, watchdog, alerts', () => {
     const titles = built.panels.filter((p) => p.type === 'row').map((p) => p.title);
     expect(titles).toEqual([
       'Quoting',
       'Pipeline',
+      'Parties',
       'Orders and fills',
       'Money',
       'Risk gate',

@@ -22,6 +22,7 @@ import type { DaemonStateView, LiveQuoteView, PairStateView } from '../../observ
 import { bindVenueClientHooks } from '../../observability/venue-hooks.js';
 
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
+import { PartyMetricsWriter, type PartyView } from '../../observability/party-metrics.js';
 /** Figures of one run, ms per scrape. */
 export interface MetricsBenchResult {
   readonly scrapes: number;
@@ -110,6 +111,25 @@ export function benchView(now: number): DaemonStateView {
   };
 }
 
+/** Two parties of a firm, one of them out and short of quote. */
+function benchParties(): PartyView[] {
+  return ['a', 'b'].map((name, i) => ({
+    name,
+    active: i === 0,
+    reason: i === 0 ? null : 'out of funds',
+    queued: 1,
+    busyMs: 60_000,
+    openOrders: 4,
+    placed: 20,
+    refused: i,
+    balances: { USDC: '50000', BTC: '1' },
+    funds: { USDC: i === 0 ? '40000' : '0', BTC: '0.5' },
+    canFund: PAIRS.flatMap((pair) =>
+      (['BUY', 'SELL'] as const).map((side) => ({ pair, side, ok: i === 0 || side === 'SELL' })),
+    ),
+  }));
+}
+
 /** Feeds every event source so each metric has series. */
 export function populate(metrics: Metrics, now: number): void {
   const hub = new ExecutionEventHub();
@@ -157,6 +177,7 @@ export function populate(metrics: Metrics, now: number): void {
   hub.emit({ type: 'echo-refused', operation: 'place', key: 'k', detail: 'price differs', at: now });
   hub.emit({ type: 'alarm', reason: 'stranded', key: 'k', detail: 'funds gone', at: now });
   observeConfigReload(metrics, { ok: true });
+  new PartyMetricsWriter(metrics.parties).refresh(benchParties());
   const hooks = bindVenueClientHooks(metrics);
   for (const ep of Object.values(ENDPOINTS)) {
     for (const status of [200, 429, 502, undefined]) {

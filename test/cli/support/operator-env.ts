@@ -73,41 +73,19 @@ export async function startOperatorEnv(name: string): Promise<OperatorEnv> {
     const io: CommandIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), env: e, cwd: dir };
     return { code: await runCli(argv, io), out, err };
   };
-  const placeThroughJournal: OperatorEnv['placeThroughJournal'] = async (orders) => {
-    const venue = createLiveVenueClient({ baseUrl: h.baseUrl, submitUrl: h.submitUrl, apiKey: h.apiKey });
-    const engine = new OrderEngine({
-      venue,
-      signer: loadSigner({ keyFile, publicKeyFormat: 'raw' }),
-      partyId: h.partyId,
-      clientOrderIdPrefix: h.prefix,
-      clock: systemClock,
-      storePath,
-      settings: executionSettings(
-        {},
-        { placement: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } } },
-      ),
-    });
-    try {
-      await engine.start();
-      const out: PlacementOutcome[] = [];
-      for (const [i, o] of orders.entries()) {
-        const pair = o.pair ?? 'BTC/USDC';
-        const intent = {
-          slot: `${pair}:${o.side}:${i}`,
-          pair,
-          side: o.side,
-          price: dec(o.price),
-          quantity: dec(o.quantity),
-        };
-        out.push(await engine.place(intent));
-      }
-      expect(out.map((o) => o.kind)).toEqual(orders.map(() => 'placed'));
-      return out;
-    } finally {
-      await engine.close();
-      await venue.close();
-    }
-  };
+  const placeThroughJournal: OperatorEnv['placeThroughJournal'] = (orders) =>
+    placeThroughJournalAs(
+      {
+        baseUrl: h.baseUrl,
+        submitUrl: h.submitUrl,
+        apiKey: h.apiKey,
+        partyId: h.partyId,
+        prefix: h.prefix,
+        keyFile,
+        storePath,
+      },
+      orders,
+    );
   return {
     h,
     dir,
@@ -121,6 +99,59 @@ export async function startOperatorEnv(name: string): Promise<OperatorEnv> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The party a journaled placement is made for: its venue, keys and journal. */
+export interface JournalParty {
+  readonly baseUrl: string;
+  readonly submitUrl: string;
+  readonly apiKey: string;
+  readonly partyId: string;
+  /** Its clientOrderId prefix, `<slug>-`. */
+  readonly prefix: string;
+  readonly keyFile: string;
+  readonly storePath: string;
+}
+
+/** Places orders as `party` the way the daemon does (journaled), then stops without cancelling. */
+export async function placeThroughJournalAs(
+  party: JournalParty,
+  orders: readonly JournalOrder[],
+): Promise<PlacementOutcome[]> {
+  const { baseUrl, submitUrl, apiKey } = party;
+  const venue = createLiveVenueClient({ baseUrl, submitUrl, apiKey });
+  const engine = new OrderEngine({
+    venue,
+    signer: loadSigner({ keyFile: party.keyFile, publicKeyFormat: 'raw' }),
+    partyId: party.partyId,
+    clientOrderIdPrefix: party.prefix,
+    clock: systemClock,
+    storePath: party.storePath,
+    settings: executionSettings(
+      {},
+      { placement: { confirmBackoff: { initialMs: 20, factor: 1, maxMs: 20 } } },
+    ),
+  });
+  try {
+    await engine.start();
+    const out: PlacementOutcome[] = [];
+    for (const [i, o] of orders.entries()) {
+      const pair = o.pair ?? 'BTC/USDC';
+      const intent = {
+        slot: `${pair}:${o.side}:${i}`,
+        pair,
+        side: o.side,
+        price: dec(o.price),
+        quantity: dec(o.quantity),
+      };
+      out.push(await engine.place(intent));
+    }
+    expect(out.map((o) => o.kind)).toEqual(orders.map(() => 'placed'));
+    return out;
+  } finally {
+    await engine.close();
+    await venue.close();
+  }
 }
 
 /**

@@ -37,6 +37,15 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_execution_retries_total: ['counter', ['stage', 'code']],
   // orders
   ledger_mm_orders: ['gauge', ['state']],
+  ledger_mm_party_active: ['gauge', ['party']],
+  ledger_mm_party_pipeline_busy_seconds_total: ['counter', ['party']],
+  ledger_mm_party_pipeline_queued: ['gauge', ['party']],
+  ledger_mm_party_open_orders: ['gauge', ['party']],
+  ledger_mm_party_placements_total: ['counter', ['party']],
+  ledger_mm_party_refusals_total: ['counter', ['party']],
+  ledger_mm_party_balance: ['gauge', ['party', 'instrument']],
+  ledger_mm_party_funding_headroom: ['gauge', ['party', 'instrument']],
+  ledger_mm_party_can_fund: ['gauge', ['party', 'pair', 'side']],
   ledger_mm_foreign_orders: ['gauge', ['pair']],
   ledger_mm_contract_rotations_total: ['counter', ['pair']],
   ledger_mm_residual_expiries_total: ['counter', ['pair']],
@@ -92,6 +101,8 @@ const CATALOGUE: Record<string, [string, string[]]> = {
 
 /** Extra labels beyond pair, side, level, stage, code, outcome: each justified in the module docs. */
 const EXTRA_LABELS = new Set([
+  'party',
+  'instrument',
   'token',
   'state',
   'endpoint',

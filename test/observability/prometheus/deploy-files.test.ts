@@ -92,6 +92,8 @@ describeWithTools('deploy/ files against promtool', ['promtool'], ({ bin, dir })
         'LedgerMmForeignOrders',
         'LedgerMmNotReady',
         'LedgerMmNotTwoSided',
+        'LedgerMmPartyCannotFund',
+        'LedgerMmPartyDroppedOut',
         'LedgerMmReferenceStale',
         'LedgerMmReferenceSourcesLow',
         'LedgerMmRiskHalted',

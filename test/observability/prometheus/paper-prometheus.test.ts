@@ -63,6 +63,13 @@ const MAY_BE_EMPTY = new Set([
   'Venue errors per minute by code',
   'Client retries per minute',
   '429 RATE_LIMITED per minute',
+  // The Parties row: series only with firm.parties, and paper mode runs one party.
+  'Party takes placements',
+  'Party can fund a side',
+  'Party pipeline busy share',
+  'Party placements and refusals per hour',
+  'Party open orders and queue',
+  'Party funding headroom',
 ]);
 
 /** The quoting and pipeline panels: they must return finite numbers, not just series. */
