@@ -7,6 +7,7 @@
  * `config/default.json` (a test checks that file against the schema).
  */
 import { type AnySection, type SchemaOf, leaves } from './define.js';
+import { type ControlConfig, controlSchema } from './sections/control.js';
 import { type ExecutionConfig, executionSchema } from './sections/execution.js';
 import { type LogConfig, logSchema } from './sections/log.js';
 import { type MarketConfig, marketSchema } from './sections/market.js';
@@ -21,6 +22,7 @@ import { type StrategyConfig, strategySchema } from './sections/strategy.js';
 import { type VenueConfig, venueSchema } from './sections/venue.js';
 import { type WatchdogConfig, watchdogSchema } from './sections/watchdog.js';
 
+export type { ControlConfig } from './sections/control.js';
 export type { ExecutionConfig } from './sections/execution.js';
 export type { LogConfig } from './sections/log.js';
 export type { MarketConfig } from './sections/market.js';
@@ -40,6 +42,7 @@ export interface MmConfig {
   readonly signing: SigningConfig;
   readonly store: StoreConfig;
   readonly metrics: MetricsConfig;
+  readonly control: ControlConfig;
   readonly log: LogConfig;
   readonly pairs: readonly string[];
   readonly recovery: RecoveryConfig;
@@ -57,6 +60,7 @@ export const configSchema: SchemaOf<MmConfig> = {
   signing: signingSchema,
   store: storeSchema,
   metrics: metricsSchema,
+  control: controlSchema,
   log: logSchema,
   pairs: pairsLeaf,
   recovery: recoverySchema,
