@@ -1,4 +1,11 @@
-import { openJournal, type FillMarkInput, type FillRecord, type Journal } from '../orders/journal/index.js';
+import {
+  openJournal,
+  type ControlChange,
+  type ControlChangeInput,
+  type FillMarkInput,
+  type FillRecord,
+  type Journal,
+} from '../orders/journal/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { CancelOptions } from './cancel/cancel-pool.js';
 import { buildParts, cancelEverything, closeEngine, type EngineParts } from './engine-parts.js';
@@ -79,6 +86,18 @@ export class OrderEngine {
       get: (key) => journal.getMeta(key),
       set: (key, value) => journal.setMeta(key, value),
     };
+  }
+
+  /**
+   * The journal's control log (pauses and resumes of quoting; `record` is a durable write, made
+   * before the change is acted on). Throws before start; its methods throw once the journal is closed.
+   */
+  get controlLog(): {
+    record(change: ControlChangeInput): number;
+    changes(): ControlChange[];
+  } {
+    const { journal } = this.must();
+    return { record: (c) => journal.recordControlChange(c), changes: () => journal.controlChanges() };
   }
 
   /**
