@@ -99,6 +99,14 @@ async function run(action: Action, argv: string[], io: CommandIo): Promise<numbe
     return EXIT.FAILED;
   }
   const answer = call.body as { status?: unknown; error?: unknown; message?: unknown } | string;
+  if (call.httpStatus === 404) {
+    io.stderr(
+      `ledger-mm ${action}: the daemon at ${call.url} serves no control endpoint (HTTP 404): control.enabled ` +
+        'is false there (the container image turns it off until a token is set: LEDGER_MM_CONTROL_TOKEN_FILE ' +
+        'and LEDGER_MM_CONTROL_ENABLED=true). Nothing was changed.\n',
+    );
+    return EXIT.FAILED;
+  }
   if (call.httpStatus !== 200 || typeof answer !== 'object' || answer === null) {
     const why =
       typeof answer === 'object' && answer !== null && typeof answer.message === 'string'
