@@ -279,6 +279,16 @@ describe('ledger-mm pause and resume against the endpoint', () => {
     expect(answer.pauses).toEqual([]);
     expect(control.pauses()).toEqual([]);
 
+    // Without flags: the daemon found from the same environment as the daemon's.
+    const fromEnv = await runCaptured(
+      (io) => pauseCommand.run(['--side', 'BUY'], io),
+      { ...env, LEDGER_MM_METRICS_PORT: String(port), LEDGER_MM_CONTROL_TOKEN_FILE: tokenFile },
+      dir(),
+    );
+    expect(fromEnv.stderr).toBe('');
+    expect(fromEnv.code).toBe(0);
+    expect(control.pauses().map((p) => [p.pair, p.side])).toEqual([[null, 'BUY']]);
+
     const unknown = await cli(pauseCommand, ['--pair', 'XRP/USDC', '--url', url, '--token-file', tokenFile]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('XRP/USDC is not a configured pair');
