@@ -101,8 +101,9 @@ export class DaemonControl {
       },
       params,
     );
+    // The last known figure per key, this UTC day's (a key unknown this step keeps its last).
+    this.switchPnl = step.state.day === this.switchState.day ? { ...this.switchPnl, ...step.pnl } : step.pnl;
     this.switchState = step.state;
-    this.switchPnl = step.pnl;
     for (const trip of step.trips) {
       const scope: PauseScope = { pair: trip.pair, side: null };
       const { journaled } = this.book.trip(scope, `${trip.rule}: ${trip.detail}`);
@@ -195,13 +196,12 @@ export class DaemonControl {
         scope: params.scope,
         drawdown: params.drawdown,
         profitLock: params.profitLock,
-        watches: Object.entries(this.switchState.marks).map(([key, m]) => ({
-          key,
-          pnl: this.switchPnl[key] ?? m.peak,
-          peak: m.peak,
-          armedAt: m.armedAt,
-          tripped: m.tripped,
-        })),
+        watches: Object.entries(this.switchState.marks).flatMap(([key, m]) => {
+          const pnl = this.switchPnl[key];
+          return pnl === undefined
+            ? []
+            : [{ key, pnl, peak: m.peak, armedAt: m.armedAt, tripped: m.tripped }];
+        }),
       },
     };
   }
