@@ -26,7 +26,10 @@ export interface ControlLogPort {
   changes(): ControlChange[];
 }
 
-/** The control log is not open yet (the daemon is starting). */
+const NOT_OPEN =
+  "the daemon's journal is not open (it is starting, or stopping), so the change could not be journaled; try again once it runs";
+
+/** The control log is not open (the daemon is starting, or stopping). */
 export class ControlNotReady extends Error {
   override readonly name = 'ControlNotReady';
 }
@@ -68,7 +71,7 @@ export class PauseBook {
   /** Pauses `scope` for an operator: journaled, then in force. Throws ControlNotReady before the log opens. */
   pause(scope: PauseScope, by: string): PauseEntry {
     const log = this.attach();
-    if (log === null) throw new ControlNotReady('the daemon is starting: its journal is not open yet');
+    if (log === null) throw new ControlNotReady(NOT_OPEN);
     const entry = this.entry(scope, 'operator', by, '');
     log.record({ action: 'pause', ...scope, reason: 'operator', by, detail: '', at: entry.at });
     this.set = withPause(this.set, entry);
@@ -78,7 +81,7 @@ export class PauseBook {
   /** Lifts every pause within `scope` (the kill switch's included): journaled, then in force. */
   resume(scope: PauseScope, by: string): ResumeOutcome {
     const log = this.attach();
-    if (log === null) throw new ControlNotReady('the daemon is starting: its journal is not open yet');
+    if (log === null) throw new ControlNotReady(NOT_OPEN);
     const at = this.o.clock.now();
     log.record({ action: 'resume', ...scope, reason: 'operator', by, detail: '', at });
     const { set, lifted } = withoutPauses(this.set, scope);
