@@ -98,6 +98,7 @@ export class Daemon {
       pairs: () => this.live.config.pairs,
       killSwitch: () => this.live.params.risk.killSwitch,
       log: () => (this.session?.engine.state === 'ready' ? this.session.engine.controlLog : null),
+      meta: () => (this.session?.engine.state === 'ready' ? this.session.engine.meta : null),
     });
     this.policy = new QuotePolicy(config.execution.prepareBeforeBalances ? this.gate : null);
     this.venue = createDaemonVenueClient(options);

@@ -11,8 +11,11 @@
  * armed again at the PnL of that moment: its peak and its profit base restart there, so a
  * resume never trips again at once on the same figures. A new UTC day starts every key afresh.
  *
- * The peak is kept in memory: after a restart it restarts at the larger of 0 (the day's start)
- * and the PnL then, a peak the day surely reached. A pause it caused is journaled and stays.
+ * Where each watch was armed, whether it tripped, and its peak then are stored by the daemon (the
+ * journal's meta, `kill-switch-codec.ts`) whenever a watch trips or is armed again, and read back
+ * after a restart the same UTC day: a resumed profit lock does not trip again at the first cycle.
+ * The peak reached since is not stored; after a restart it is at least the stored one (or 0, the
+ * day's start), a peak the day surely reached. A pause it caused is journaled and stays.
  */
 import { Dec, ZERO } from '../core/decimal.js';
 import { utcDay } from './daily-loss-guard.js';

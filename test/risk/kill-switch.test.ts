@@ -7,6 +7,8 @@ import {
   type KillSwitchState,
   type KillSwitchTrip,
 } from '../../src/risk/kill-switch.js';
+import { armingChanged, decodeKillSwitch, encodeKillSwitch } from '../../src/risk/kill-switch-codec.js';
+import { utcDay } from '../../src/risk/daily-loss-guard.js';
 
 /**
  * The kill switch as a table: a path of the day's PnL in, the step of each trip out. Each path
@@ -179,5 +181,49 @@ describe('stepKillSwitch', () => {
       params({ drawdown: '50', scope: 'daemon' }),
     );
     expect(daemon.trips.map((t) => [t.key, t.pair])).toEqual([['quote:USDC', null]]);
+  });
+});
+
+describe('the kill switch across a restart (its stored arming)', () => {
+  const p = params({ profitLock: '100' });
+  const input = (btc: string, at = NOON) => ({
+    dailyPnl: { 'BTC/USDC': d(btc) },
+    pairs: ['BTC/USDC'],
+    quoteOf,
+    held: () => false,
+    now: at,
+  });
+
+  it('a profit lock resumed above its limit does not trip again after a restart; without the stored state it would', () => {
+    // Trips at 120, resumed (armed again) at 130.
+    let s = stepKillSwitch(initialKillSwitch(NOON), input('120'), p).state;
+    const tripped = s;
+    s = stepKillSwitch(s, input('130'), p).state;
+    expect(armingChanged(tripped, s)).toBe(true);
+    const stored = encodeKillSwitch(s);
+    // The restart: the same day, the PnL at 140.
+    const restored = decodeKillSwitch(stored, utcDay(NOON + 60_000))!;
+    expect(stepKillSwitch(restored, input('140', NOON + 60_000), p).trips).toEqual([]);
+    expect(
+      stepKillSwitch(initialKillSwitch(NOON), input('140', NOON + 60_000), p).trips.map((t) => t.rule),
+    ).toEqual(['profit-lock']);
+  });
+
+  it('decodes only its own shape of the same day; a new peak alone is not a change to store', () => {
+    const s = stepKillSwitch(initialKillSwitch(NOON), input('10'), p).state;
+    const text = encodeKillSwitch(s);
+    expect(JSON.parse(text)).toEqual({
+      v: 1,
+      day: utcDay(NOON),
+      marks: { 'BTC/USDC': { peak: '10', armedAt: '0', tripped: false } },
+    });
+    expect(decodeKillSwitch(text, utcDay(NOON) + 1)).toBeNull();
+    expect(
+      decodeKillSwitch('{"v":1,"day":1,"marks":{"x":{"peak":10,"armedAt":"0","tripped":false}}}', 1),
+    ).toBeNull();
+    expect(decodeKillSwitch('not json', utcDay(NOON))).toBeNull();
+    const higher = stepKillSwitch(s, input('50'), p).state;
+    expect(higher.marks['BTC/USDC']!.peak.toFixed()).toBe('50');
+    expect(armingChanged(s, higher)).toBe(false);
   });
 });

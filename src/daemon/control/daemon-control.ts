@@ -17,7 +17,14 @@ import type { Logger } from '../../logging/logger.js';
 import type { ControlAnswer, ControlRequest } from '../../observability/http/control-route.js';
 import type { ControlCredential } from '../../observability/http/control-auth.js';
 import type { ControlsView, HeldSideView } from '../../observability/http/state-view.js';
-import { DAY_MS } from '../../risk/daily-loss-guard.js';
+import { DAY_MS, utcDay } from '../../risk/daily-loss-guard.js';
+import {
+  KILL_SWITCH_MEMORY_KEY,
+  armingChanged,
+  decodeKillSwitch,
+  encodeKillSwitch,
+} from '../../risk/kill-switch-codec.js';
+import type { MetaStore } from '../../risk/risk-memory.js';
 import {
   initialKillSwitch,
   killSwitchOff,
@@ -46,6 +53,8 @@ export interface DaemonControlOptions {
   readonly killSwitch: () => KillSwitchParams;
   /** The engine's control log once its journal is open, else null. */
   readonly log: () => ControlLogPort | null;
+  /** The journal's meta once open, else null: where the kill switch keeps its arming. */
+  readonly meta?: () => MetaStore | null;
   /** The control endpoint's token (null: loopback callers only). */
   readonly credential?: ControlCredential | null;
 }
@@ -56,6 +65,8 @@ export class DaemonControl {
   private switchState: KillSwitchState;
   private switchPnl: Readonly<Record<string, Dec>> = {};
   private last: CycleReport | null = null;
+  /** The kill switch's stored state has been read (once, when the journal first opens). */
+  private restored = false;
   /** The endpoint's credential (set by the observability wiring). */
   credential: ControlCredential | null;
 
@@ -89,6 +100,8 @@ export class DaemonControl {
     const quoteOf = (pair: string): string =>
       report.snapshot.pairs[pair]?.quote ?? pair.split('/')[1] ?? pair;
     const switchPauses = this.book.pauses().filter((e) => e.reason === 'kill-switch');
+    const meta = this.restore(report.at);
+    const before = this.switchState;
     const step = stepKillSwitch(
       this.switchState,
       {
@@ -104,6 +117,13 @@ export class DaemonControl {
     // The last known figure per key, this UTC day's (a key unknown this step keeps its last).
     this.switchPnl = step.state.day === this.switchState.day ? { ...this.switchPnl, ...step.pnl } : step.pnl;
     this.switchState = step.state;
+    if (meta !== null && armingChanged(before, step.state)) {
+      try {
+        meta.set(KILL_SWITCH_MEMORY_KEY, encodeKillSwitch(step.state));
+      } catch (err) {
+        this.o.logger.error({ err }, "control: saving the kill switch's state failed (it holds in memory)");
+      }
+    }
     for (const trip of step.trips) {
       const scope: PauseScope = { pair: trip.pair, side: null };
       const { journaled } = this.book.trip(scope, `${trip.rule}: ${trip.detail}`);
@@ -113,6 +133,28 @@ export class DaemonControl {
           `${trip.detail}. It stays paused until \`ledger-mm resume\``,
       );
     }
+  }
+
+  /**
+   * The journal's meta, the first time it is open: the kill switch's state of this UTC day is
+   * read back from it (where each watch was armed, whether it had tripped). Null before it opens.
+   */
+  private restore(now: number): MetaStore | null {
+    let meta: MetaStore | null = null;
+    try {
+      meta = this.o.meta?.() ?? null;
+      if (meta === null || this.restored) return meta;
+      this.restored = true;
+      const text = meta.get(KILL_SWITCH_MEMORY_KEY);
+      const state = text === undefined ? null : decodeKillSwitch(text, utcDay(now));
+      if (state !== null) this.switchState = state;
+    } catch (err) {
+      this.o.logger.warn(
+        { err },
+        "control: the kill switch's stored state could not be read; the day starts afresh",
+      );
+    }
+    return meta;
   }
 
   /** A control endpoint request, already authorised. */

@@ -5,6 +5,8 @@
  * it and quoting starts again. The daily loss halt, kept as it was, is shown the same way.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { KILL_SWITCH_MEMORY_KEY, decodeKillSwitch } from '../../../src/risk/kill-switch-codec.js';
+import { utcDay } from '../../../src/risk/daily-loss-guard.js';
 import { daemonEnv, disposeDaemonEnvs, baseConfig, type DaemonEnv } from '../support/daemon-env.js';
 
 afterEach(disposeDaemonEnvs);
@@ -38,6 +40,9 @@ describe('the kill switch', () => {
     expect(pause!.detail).toMatch(/^drawdown: day PnL -?[\d.]+ is [\d.]+ below the day's peak/);
     const line = e.logs.find((l) => String(l['msg']).startsWith('kill switch tripped (drawdown)'));
     expect(line?.['level']).toBe(50); // ERROR
+    // Its arming is stored in the journal's meta (read back after a restart the same day).
+    const stored = decodeKillSwitch(e.daemon.engine!.meta.get(KILL_SWITCH_MEMORY_KEY)!, utcDay(e.fake.now));
+    expect(stored?.marks['quote:USDC']?.tripped).toBe(true);
 
     // Every quote cancelled; nothing placed while it holds.
     await e.until(() => e.resting().length === 0, 60_000);
