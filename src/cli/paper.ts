@@ -3,6 +3,8 @@
  * running), an account registered with a throwaway signing key, and the daemon quoting two pairs
  * against it from `config/paper.json`. `npm start` runs this.
  */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
@@ -46,6 +48,9 @@ Options:
       --port N            API port (default 0: a free port).
       --submit-port N     Submission host port (default 0: a free port).
       --duration SECONDS  Stop by itself after this long (default: run until a signal).
+      --parties N         Run N parties as one market maker (1 to 16, default 1): the account's
+                          funds split evenly, each party with its own key files under the store
+                          directory (firm.parties; docs/operations/parties.md).
   -h, --help              Show this help.
 
 Venue URLs, API key and signing key are set by the command; LEDGER_MM_* variables for them are
@@ -78,6 +83,7 @@ interface PaperArgs {
   port: number;
   submitPort: number;
   durationMs: number | null;
+  parties: number;
 }
 
 function parse(argv: string[]): PaperArgs | { error: string } | 'help' {
@@ -93,6 +99,7 @@ function parse(argv: string[]): PaperArgs | { error: string } | 'help' {
         port: { type: 'string' },
         'submit-port': { type: 'string' },
         duration: { type: 'string' },
+        parties: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -114,7 +121,9 @@ function parse(argv: string[]): PaperArgs | { error: string } | 'help' {
   const port = int('port', 65_535) ?? 0;
   const submitPort = int('submit-port', 65_535) ?? 0;
   const duration = int('duration', 31_536_000);
-  for (const x of [port, submitPort, duration]) if (typeof x === 'string') return { error: x };
+  const parties = int('parties', 16) ?? 1;
+  for (const x of [port, submitPort, duration, parties]) if (typeof x === 'string') return { error: x };
+  if (parties === 0) return { error: '--parties must be a whole number from 1 to 16' };
   return {
     latency: latency as LatencyProfile,
     ...(v['seed'] === undefined ? {} : { seed: v['seed'] as string }),
@@ -123,6 +132,7 @@ function parse(argv: string[]): PaperArgs | { error: string } | 'help' {
     port: port as number,
     submitPort: submitPort as number,
     durationMs: duration === undefined ? null : (duration as number) * 1000,
+    parties: parties as number,
   };
 }
 
@@ -154,6 +164,7 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
       ...(args.simConfig === undefined ? {} : { simConfig: args.simConfig }),
       port: args.port,
       submitPort: args.submitPort,
+      parties: args.parties,
     });
   } catch (err) {
     io.stderr(
@@ -161,8 +172,10 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
     );
     return EXIT.FAILED;
   }
+  // Several parties: their key files go in a config layer of their own, after the user's.
+  const firmLayer = paper.parties.length === 0 ? [] : [writeFirmLayer(first.config.store.path, paper)];
   const load: LoadConfigOptions = {
-    configFiles: paperConfigFiles(args.latency, args.config),
+    configFiles: [...paperConfigFiles(args.latency, args.config), ...firmLayer],
     env: {
       ...env,
       LEDGER_MM_BASE_URL: paper.baseUrl,
@@ -180,7 +193,9 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
   io.stdout(
     [
       `ledger-mm paper: simulated venue on ${paper.baseUrl} (latency ${args.latency}, seed ${String(paper.venue.config.seed)}, market on)`,
-      `  account ${paper.slug} (${paper.partyId}), signing key ${paper.keyFile}`,
+      ...(paper.parties.length === 0
+        ? [`  account ${paper.slug} (${paper.partyId}), signing key ${paper.keyFile}`]
+        : paper.parties.map((p) => `  party ${p.name}: account ${p.slug} (${p.partyId}), keys ${p.keyFile}`)),
       `  quoting ${loaded.config.pairs.join(', ')}; journal ${loaded.config.store.path}`,
       `  operator endpoints (loopback): ${paper.adminUrl}`,
       '  Ctrl-C stops: quotes are cancelled first.',
@@ -217,3 +232,15 @@ export const paperCommand: Command = {
   usage: USAGE,
   run: (argv, io) => runPaper(argv, io),
 };
+
+/** Writes the `firm.parties` layer of a paper session of several parties; returns its path. */
+function writeFirmLayer(storePath: string, paper: PaperVenue): string {
+  const file = join(dirname(storePath), 'paper-firm.json');
+  const parties = paper.parties.map((p) => ({
+    name: p.name,
+    apiKeyFile: p.apiKeyFile,
+    signingKeyFile: p.keyFile,
+  }));
+  writeFileSync(file, `${JSON.stringify({ firm: { parties } }, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}

@@ -67,6 +67,9 @@ Options:
                          with a time and a price column) or Parquet; see docs/lab/replay.md.
       --max-gap S        The widest gap between recorded rows, seconds (default
                          ${DEFAULT_MAX_GAP_MS / 1000}); a wider one is an error, never interpolated.
+      --parties N        Split the daemon's account into N parties (1 to 16, default 1): the
+                         same total funds divided evenly, each party with its own key, wallet
+                         and placement pipeline, run as one market maker (firm.parties).
       --regimes [SUITE]  Run the scenario in every market regime of SUITE (default
                          ${DEFAULT_SUITE}: ${(SUITES[DEFAULT_SUITE] ?? []).map((r) => r.name).join(', ')}) on every
                          seed of --seeds (default 1-4), beside cancel-then-replace and the tuned
@@ -108,6 +111,8 @@ interface SimulateArgs {
   readonly prices?: Readonly<Record<string, string>>;
   /** `--max-gap`, ms (absent: the default). */
   readonly maxGapMs?: number;
+  /** `--parties`: the daemon's funds split over this many parties (absent: one). */
+  readonly parties?: number;
 }
 
 /** Seams of {@link runSimulate} (tests). */
@@ -141,6 +146,7 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
         regimes: { type: 'string' },
         prices: { type: 'string', multiple: true },
         'max-gap': { type: 'string' },
+        parties: { type: 'string' },
         jobs: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -191,7 +197,12 @@ function parse(argv: string[]): SimulateArgs | 'help' | { error: string } {
   if (maxGap !== null && !(maxGap > 0))
     return { error: `--max-gap must be a number of seconds > 0, got "${gapText}"` };
   if (maxGap !== null && Object.keys(prices).length === 0) return { error: '--max-gap needs --prices' };
+  const partiesText = v['parties'] as string | undefined;
+  const parties = partiesText === undefined ? 1 : /^\d{1,2}$/.test(partiesText) ? Number(partiesText) : NaN;
+  if (!(parties >= 1 && parties <= 16))
+    return { error: `--parties must be an integer from 1 to 16, got "${partiesText ?? ''}"` };
   return {
+    ...(parties === 1 ? {} : { parties }),
     ...(Object.keys(prices).length === 0 ? {} : { prices }),
     ...(maxGap === null ? {} : { maxGapMs: maxGap * 1000 }),
     hours,

@@ -280,3 +280,32 @@ export function checkFormat(format: string | readonly unknown[], value: unknown)
     fail(`must be one of ${format.map((v) => JSON.stringify(v)).join(', ')}`);
   }
 }
+
+/**
+ * A value checked by a zod schema (lists of objects, such as `firm.parties`): the first issues,
+ * with their paths, are the reason.
+ */
+export function zodFormat(name: string, schema: { safeParse(v: unknown): ZodSafeParse }): string {
+  return define({
+    name,
+    validate(value) {
+      const r = schema.safeParse(value);
+      if (r.success) return;
+      const issues = r.error.issues.slice(0, 3).map((i) => {
+        const at = i.path.length === 0 ? '' : `[${i.path.map(String).join('.')}] `;
+        return `${at}${i.message}`;
+      });
+      fail(issues.join('; '));
+    },
+  });
+}
+
+/** What {@link zodFormat} reads of a zod parse. */
+type ZodSafeParse =
+  | { readonly success: true }
+  | {
+      readonly success: false;
+      readonly error: {
+        readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[];
+      };
+    };

@@ -11,7 +11,9 @@ import type { VenueHooks } from '../venue/exchange.js';
 import type { RetryEvent } from '../venue/retry.js';
 import type { Transport } from '../venue/transport.js';
 import type { planReconcile } from '../strategy/reconciler.js';
+import type { PartyIdentity } from './startup/party-identity.js';
 import type { PreflightReport } from './startup/preflight.js';
+import type { PartyFundingEvent } from './reporting/party-views.js';
 import type { SideWatchEvent } from './reporting/side-watch.js';
 import type { CycleReport } from './trading/quote-cycle.js';
 
@@ -91,6 +93,12 @@ export interface DaemonOptions {
    * lab (`ledger-mm simulate --compare` plugs its baselines here); the product never sets it.
    */
   readonly reconciler?: ReconcileFn;
+  /**
+   * The firm's parties when it runs several (config `parties`, keys read): an order engine per
+   * party, one market maker (`startup/firm-parties.ts`). Absent or one: the single party of
+   * `signer` and `config.venue`, as always.
+   */
+  readonly parties?: readonly PartyIdentity[];
 }
 
 /** The signature of the reconciler: desired quotes + own orders → the plan of a cycle. */
@@ -142,4 +150,5 @@ export type DaemonEvent =
       readonly at: number;
     }
   | { readonly type: 'shutdown'; readonly report: ShutdownReport; readonly at: number }
-  | SideWatchEvent;
+  | SideWatchEvent
+  | PartyFundingEvent;

@@ -9,7 +9,7 @@ import type { ReloadOutcome } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
-import type { OrderEngine } from '../execution/order-engine.js';
+import type { TradingEngine } from '../execution/engine-types.js';
 import type { MarketPollers } from '../market/market-pollers.js';
 import type { MarketState } from '../market/market-state.js';
 import type { DaemonStateView } from '../observability/http/state-view.js';
@@ -50,6 +50,10 @@ import { TradingSession } from './trading/trading-session.js';
 import { QuotePolicy } from './trading/quote-policy.js';
 import { createDaemonVenueClient } from './startup/venue-client.js';
 import { DaemonControl } from './control/daemon-control.js';
+import { FirmParties } from './startup/firm-parties.js';
+import { FirmEngine } from '../execution/firm/firm-engine.js';
+import type { PartyView } from '../observability/party-metrics.js';
+import { FundingWatch, firmPartyViews } from './reporting/party-views.js';
 
 /** See the module doc. */
 export class Daemon {
@@ -60,6 +64,8 @@ export class Daemon {
   private readonly o: DaemonOptions;
   private readonly tuning: DaemonTuning;
   private readonly venue: VenueClient;
+  /** The firm's parties when it runs several, else null (one party: `signer` and `config.venue`). */
+  private readonly firm: FirmParties | null;
   private readonly state: MarketState;
   private readonly pollers: MarketPollers;
   private readonly reference: ExchangesReference | null;
@@ -71,6 +77,7 @@ export class Daemon {
   private readonly lifetime = new AbortController();
   private readonly pipelineCycle = new PipelineCycle();
   private readonly sideWatch = new SideWatch(this.pipelineCycle);
+  private readonly fundingWatch = new FundingWatch();
   private readonly authWatch: AuthWatch;
   private readonly keyFile: ApiKeyFile | null;
   private readonly live: LiveConfig;
@@ -101,7 +108,11 @@ export class Daemon {
       meta: () => (this.session?.engine.state === 'ready' ? this.session.engine.meta : null),
     });
     this.policy = new QuotePolicy(config.execution.prepareBeforeBalances ? this.gate : null);
-    this.venue = createDaemonVenueClient(options);
+    this.firm =
+      (options.parties?.length ?? 0) >= 2
+        ? new FirmParties(options.parties!, { ...options, policy: config.firm.allocation })
+        : null;
+    this.venue = this.firm?.primary ?? createDaemonVenueClient(options);
     const random = options.random === undefined ? {} : { random: options.random };
     const feed = createMarketFeed({
       config,
@@ -111,12 +122,14 @@ export class Daemon {
       onBalances: (at) => this.session?.onBalancesPolled(at),
       onError: (poller, error) => this.onPollError(poller, error),
       logger: options.logger,
+      ...(this.firm === null ? {} : { reads: this.firm.reads() }),
     });
     this.state = feed.state;
     this.pollers = feed.pollers;
     this.reference = feed.reference;
     this.positionsCalc = new Positions(config.pairs, (seq) => this.session?.engine.fillsAfter(seq) ?? []);
-    this.keyFile = apiKeyFileOf(options, this.venue);
+    // A firm's parties read their key files once, at start (no rotation without a restart).
+    this.keyFile = this.firm === null ? apiKeyFileOf(options, this.venue) : null;
     this.authWatch = new AuthWatch({
       logger: options.logger,
       authFailing: () => this.state.authFailing,
@@ -160,7 +173,7 @@ export class Daemon {
   }
 
   /** The order engine once built (its `orders` view, `inventory`, `ordersPoller`), else null. */
-  get engine(): OrderEngine | null {
+  get engine(): TradingEngine | null {
     return this.session?.engine ?? null;
   }
 
@@ -181,10 +194,20 @@ export class Daemon {
 
   /** Every poller: the market's, the orders poller, and the daemon's loops. */
   pollerStats(): PollerStats[] {
-    const orders = this.session?.engine.ordersPoller?.poller;
+    const engine = this.session?.engine;
+    const orders = engine?.ordersPoller?.poller;
+    // A firm's other parties' orders pollers, named `orders:<party>` (the primary's is `orders`).
+    const others =
+      engine instanceof FirmEngine
+        ? engine
+            .ordersPollers()
+            .slice(1)
+            .map(({ party, poller }) => ({ ...snapshotStats(poller.poller), name: `orders:${party}` }))
+        : [];
     return [
       ...this.pollers.stats(),
       ...(orders === undefined ? [] : [orders]),
+      ...others,
       ...(this.session?.loopStats ?? []),
     ];
   }
@@ -252,6 +275,18 @@ export class Daemon {
     return this.reference?.report() ?? [];
   }
 
+  /** The firm's parties for metrics and `/status` (empty with one party). */
+  partyReport(): PartyView[] {
+    const engine = this.session?.engine;
+    if (this.firm === null || !(engine instanceof FirmEngine)) return [];
+    return firmPartyViews(
+      engine,
+      this.firm.wallets,
+      this.session?.cycle.last?.strategy.quotes ?? [],
+      (pair) => this.state.snapshot(this.o.clock.now()).pairs[pair],
+    );
+  }
+
   /** The state for metrics and `/status`, fresh per call. */
   stateView(): DaemonStateView {
     return buildStateView({
@@ -280,17 +315,17 @@ export class Daemon {
       policy: this.policy,
       ordersPollMs: this.tuning.ordersPollMs,
       ...(this.o.random === undefined ? {} : { random: this.o.random }),
-      onEngine: (engine: OrderEngine) => this.attachEngine(engine),
+      onEngine: (engine: TradingEngine) => this.attachEngine(engine),
     };
-    let early = config.execution.prepareBeforeBalances;
+    // A firm of several parties waits for every party's balances (no provisional start).
+    let early = config.execution.prepareBeforeBalances && this.firm === null;
     this.setPhase('preflight');
-    const report = await passPreflight(
-      deps,
-      (r) => {
-        this.preflightReport = r;
-        this.emit({ type: 'preflight', report: r, at: clock.now() });
-      },
-      {
+    const onReport = (r: PreflightReport): void => {
+      this.preflightReport = r;
+      this.emit({ type: 'preflight', report: r, at: clock.now() });
+    };
+    const report = await (this.firm?.preflight(deps, onReport) ??
+      passPreflight(deps, onReport, {
         onBalancesPending: (r) => {
           if (!early || this.lifetime.signal.aborted) return;
           this.provisional = new ProvisionalStart({
@@ -311,8 +346,7 @@ export class Daemon {
           await this.provisional.abandon();
           this.provisional = null;
         },
-      },
-    );
+      }));
     if (report === null) return false;
     // Pairs, account and balances are known now. The preflight's balances count as the first
     // poll (a cold GET /balances takes over 10 s); with a provisional start the engine may be up
@@ -328,6 +362,15 @@ export class Daemon {
         ...engineStart,
         partyId: report.account.partyId,
         clientOrderIdPrefix: report.account.clientOrderIdPrefix,
+        ...(this.firm === null
+          ? {}
+          : {
+              build: this.firm.builder(
+                deps,
+                engineStart,
+                (pair) => this.state.snapshot(clock.now()).pairs[pair],
+              ),
+            }),
       })
     ).catch((err: unknown) => {
       this.fatal = err instanceof Error ? err.message : String(err);
@@ -345,7 +388,7 @@ export class Daemon {
     return true;
   }
 
-  private attachEngine(engine: OrderEngine): void {
+  private attachEngine(engine: TradingEngine): void {
     this.session = new TradingSession(engine, {
       ...this.o,
       tuning: this.tuning,
@@ -389,6 +432,7 @@ export class Daemon {
         },
         closeRest: async () => {
           await this.pollers.close();
+          await this.firm?.closeOthers();
           await this.venue.close();
         },
       },
@@ -428,9 +472,28 @@ export class Daemon {
     if (event.type === 'stage') this.pipelineCycle.observe(event.stage, event.ms, event.ok);
     if (event.type === 'placement') this.provisional?.onPlacement(event.outcome);
     if (event.type === 'cycle') this.control.observeCycle(event.report);
+    if (event.type === 'cycle' && this.firm !== null) {
+      for (const e of this.fundingWatch.observe(this.partyReport(), event.report.at)) this.emit(e);
+    }
     if (event.type === 'cycle' && this.session !== null) {
       const awaiting = awaitingOrders(this.session.engine, event.report.at - this.pipelineCycle.estimateMs);
       for (const e of this.sideWatch.observe(event.report, awaiting)) this.emit(e);
     }
   }
+}
+
+/** A poller's stats as plain data (a firm's party pollers are renamed for metrics). */
+function snapshotStats(p: PollerStats): PollerStats {
+  return {
+    name: p.name,
+    lastSuccessAt: p.lastSuccessAt,
+    lastErrorAt: p.lastErrorAt,
+    lastError: p.lastError,
+    runs: p.runs,
+    failures: p.failures,
+    consecutiveFailures: p.consecutiveFailures,
+    skipped: p.skipped,
+    lastDurationMs: p.lastDurationMs,
+    running: p.running,
+  };
 }

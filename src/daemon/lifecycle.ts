@@ -32,7 +32,7 @@
  */
 import { timeoutSignal, type Clock } from '../core/clock.js';
 import { pause, raceSignal } from '../execution/backoff.js';
-import type { OrderEngine } from '../execution/order-engine.js';
+import type { TradingEngine } from '../execution/engine-types.js';
 import { isAwaitingConfirmation } from '../orders/fsm/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { ShutdownReport } from './daemon-types.js';
@@ -43,7 +43,7 @@ export interface ShutdownParts {
   readonly clock: Clock;
   readonly logger: Logger;
   /** Null when the daemon never got past the preflight. */
-  readonly engine: OrderEngine | null;
+  readonly engine: TradingEngine | null;
   readonly dispatch: OrderDispatch | null;
   /** Stops the loops that decide (quote cycle, account recheck); resolves when they are idle. */
   readonly stopLoops: () => Promise<void>;
@@ -133,7 +133,7 @@ export async function shutdown(
   return report;
 }
 
-function activeCount(engine: OrderEngine | null): number {
+function activeCount(engine: TradingEngine | null): number {
   if (engine === null) return 0;
   try {
     return engine.orders.active().length;
@@ -143,7 +143,7 @@ function activeCount(engine: OrderEngine | null): number {
 }
 
 /** Our orders whose placement outcome is still unknown, as `key (SIDE pair, STATE)`. */
-function unresolvedOrders(engine: OrderEngine | null): string[] {
+function unresolvedOrders(engine: TradingEngine | null): string[] {
   if (engine === null) return [];
   try {
     return engine.orders

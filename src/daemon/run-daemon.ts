@@ -14,6 +14,8 @@ import { KeyFileError } from '../signing/key-file-error.js';
 import { loadSigner } from '../signing/load-signer.js';
 import type { Transport } from '../venue/transport.js';
 import { Daemon } from './daemon.js';
+import type { PartyIdentity } from './startup/party-identity.js';
+import { loadParties, PartyKeyError } from './startup/party-keys.js';
 import { terseInfo } from './reporting/daemon-log.js';
 import type { DaemonOptions, DaemonTuning } from './daemon-types.js';
 import { installSignalHandlers, type ProcessSeam } from './signals.js';
@@ -66,31 +68,44 @@ export async function runDaemon(o: RunDaemonOptions): Promise<number> {
     io.stderr(`ledger-mm ${o.command}: ${message}\n`);
     return USAGE_EXIT;
   };
-  if (config.venue.apiKey === '') {
-    return fail('no API key configured: set LEDGER_MM_API_KEY or LEDGER_MM_API_KEY_FILE. Nothing was sent.');
-  }
   if (config.pairs.length === 0) return fail('no pairs configured: set pairs or LEDGER_MM_PAIRS.');
-  if (config.signing.keyFile === '') {
-    return fail(
-      'no signing key configured: set LEDGER_MM_SIGNING_KEY_FILE (`ledger-mm keygen` creates one).',
-    );
+  let parties: PartyIdentity[];
+  try {
+    parties = loadParties(config, o.load.cwd);
+  } catch (err) {
+    if (err instanceof PartyKeyError) return fail(`${err.message}. Nothing was sent.`);
+    throw err;
   }
   let signer;
-  try {
-    signer = loadSigner({
-      keyFile: config.signing.keyFile,
-      publicKeyFormat: config.signing.publicKeyFormat,
-      allowInsecureKeyFile: config.signing.allowInsecureKeyFile,
-      hashLength: config.signing.hashLength,
-    });
-  } catch (err) {
-    if (err instanceof KeyFileError) return fail(err.message);
-    throw err;
+  if (parties.length > 0) {
+    signer = parties[0]!.signer;
+  } else {
+    if (config.venue.apiKey === '') {
+      return fail(
+        'no API key configured: set LEDGER_MM_API_KEY or LEDGER_MM_API_KEY_FILE. Nothing was sent.',
+      );
+    }
+    if (config.signing.keyFile === '') {
+      return fail(
+        'no signing key configured: set LEDGER_MM_SIGNING_KEY_FILE (`ledger-mm keygen` creates one).',
+      );
+    }
+    try {
+      signer = loadSigner({
+        keyFile: config.signing.keyFile,
+        publicKeyFormat: config.signing.publicKeyFormat,
+        allowInsecureKeyFile: config.signing.allowInsecureKeyFile,
+        hashLength: config.signing.hashLength,
+      });
+    } catch (err) {
+      if (err instanceof KeyFileError) return fail(err.message);
+      throw err;
+    }
   }
   const base = createLogger({
     level: config.log.level,
     pretty: config.log.pretty,
-    secrets: [config.venue.apiKey],
+    secrets: [config.venue.apiKey, ...parties.map((p) => p.apiKey)].filter((k) => k !== ''),
     name: 'ledger-mm',
     ...(o.logDestination === undefined ? {} : { destination: o.logDestination }),
   });
@@ -104,6 +119,7 @@ export async function runDaemon(o: RunDaemonOptions): Promise<number> {
       signer,
       logger,
       reload: { load: o.load },
+      ...(parties.length === 0 ? {} : { parties }),
       ...(o.transport === undefined ? {} : { transport: o.transport }),
       ...(hooks === undefined ? {} : { venueHooks: hooks }),
       ...(o.tuning === undefined ? {} : { tuning: o.tuning }),

@@ -5,13 +5,23 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { RecoveryConfig } from '../config/schema.js';
-import type { Journal } from '../orders/journal/index.js';
+import type {
+  ControlChange,
+  ControlChangeInput,
+  FillMarkInput,
+  FillRecord,
+  Journal,
+} from '../orders/journal/index.js';
 import type { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { PreparedVerification } from '../signing/prepared-verifier.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueClient } from '../venue/client.js';
-import type { ExecutionEvent } from './execution-events.js';
+import type { CancelOptions } from './cancel/cancel-pool.js';
+import type { CancelOutcome, ExecutionEvent, PlacementOutcome } from './execution-events.js';
+import type { InventoryView } from './inventory.js';
+import type { OrdersPoller } from './resolve/orders-poller.js';
+import type { PlaceOptions, PlacementIntent } from './placement/placement-intent.js';
 import type { ExecutionSettings } from './execution-settings.js';
 import type { OrderObservation } from './fills.js';
 import type { OrdersPollerEvent, OrdersPollerOptions } from './resolve/orders-poller.js';
@@ -25,7 +35,42 @@ export type EngineEvent =
   | OrdersPollerEvent
   | { readonly type: 'recovered'; readonly report: RecoveryReport }
   | { readonly type: 'phase'; readonly phase: EnginePhase; readonly at: number }
-  | { readonly type: 'poll-failed'; readonly poller: string; readonly error: unknown; readonly at: number };
+  | { readonly type: 'poll-failed'; readonly poller: string; readonly error: unknown; readonly at: number }
+  | PartyStateEvent;
+
+/** One of the firm's parties dropped out (its key or account refused, out of funds) or came back. */
+export interface PartyStateEvent {
+  readonly type: 'party-state';
+  readonly party: string;
+  readonly active: boolean;
+  /** Why it is out; null when it came back. */
+  readonly reason: string | null;
+  readonly at: number;
+}
+
+/**
+ * What the daemon trades through: one party's `OrderEngine`, or the firm's `FirmEngine` over
+ * several parties' engines. Read-only views, the journal's meta, placements and cancels, life.
+ */
+export interface TradingEngine {
+  readonly state: EnginePhase;
+  readonly orders: OrdersView;
+  readonly inventory: InventoryView;
+  readonly meta: EngineMeta;
+  /** The journal's control log (pauses and resumes): the primary party's journal. */
+  readonly controlLog: EngineControlLog;
+  readonly ignoredOrders: number;
+  readonly ordersPoller: OrdersPoller | null;
+  readonly evicted: number;
+  recordFillMarks(marks: readonly FillMarkInput[]): number;
+  fillsAfter(seq: number): FillRecord[];
+  subscribe(listener: (e: EngineEvent) => void): () => void;
+  start(): Promise<RecoveryReport>;
+  place(intent: PlacementIntent, options?: PlaceOptions): Promise<PlacementOutcome>;
+  cancel(key: string, options?: CancelOptions): Promise<CancelOutcome>;
+  cancelAll(reason?: string): Promise<CancelOutcome[]>;
+  close(options?: CloseOptions): Promise<void>;
+}
 
 /** The registry, read-only: what the strategy, risk and metrics may look at. */
 export type OrdersView = Omit<
@@ -42,6 +87,15 @@ export type OrdersView = Omit<
 export interface EngineMeta {
   get(key: string): string | undefined;
   set(key: string, value: string): void;
+}
+
+/**
+ * The journal's control log: every pause and resume of quoting, append-only. `record` is a
+ * durable write, made before the change is acted on; both throw once the journal is closed.
+ */
+export interface EngineControlLog {
+  record(change: ControlChangeInput): number;
+  changes(): ControlChange[];
 }
 
 /** Options of {@link OrderEngine}. */

@@ -1,11 +1,4 @@
-import {
-  openJournal,
-  type ControlChange,
-  type ControlChangeInput,
-  type FillMarkInput,
-  type FillRecord,
-  type Journal,
-} from '../orders/journal/index.js';
+import { openJournal, type FillMarkInput, type FillRecord, type Journal } from '../orders/journal/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { CancelOptions } from './cancel/cancel-pool.js';
 import { buildParts, cancelEverything, closeEngine, type EngineParts } from './engine-parts.js';
@@ -13,11 +6,13 @@ import {
   DEFAULT_TERMINAL_EVICTION,
   type CloseOptions,
   type EngineEvent,
+  type EngineControlLog,
   type EngineMeta,
   type EnginePhase,
   type OrderEngineOptions,
   type OrdersView,
   type TerminalEviction,
+  type TradingEngine,
 } from './engine-types.js';
 import type { CancelOutcome, PlacementOutcome } from './execution-events.js';
 import type { InventoryView } from './inventory.js';
@@ -34,6 +29,7 @@ export {
   type OrderEngineOptions,
   type OrdersView,
   type TerminalEviction,
+  type TradingEngine,
 } from './engine-types.js';
 
 /**
@@ -41,7 +37,7 @@ export {
  * against the venue → awaiting orders to the resolver → orders poller → placements open
  * ({@link place} waits for all of it). {@link close}: the reverse, journal last.
  */
-export class OrderEngine {
+export class OrderEngine implements TradingEngine {
   private parts: EngineParts | null = null;
   private readonly listeners = new Set<(e: EngineEvent) => void>();
   private phase: EnginePhase = 'created';
@@ -92,10 +88,7 @@ export class OrderEngine {
    * The journal's control log (pauses and resumes of quoting; `record` is a durable write, made
    * before the change is acted on). Throws before start; its methods throw once the journal is closed.
    */
-  get controlLog(): {
-    record(change: ControlChangeInput): number;
-    changes(): ControlChange[];
-  } {
+  get controlLog(): EngineControlLog {
     const { journal } = this.must();
     return { record: (c) => journal.recordControlChange(c), changes: () => journal.controlChanges() };
   }

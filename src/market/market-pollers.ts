@@ -3,6 +3,7 @@ import { Poller, type PollerStats } from '../core/poller.js';
 import type { MarketConfig } from '../config/sections/market.js';
 import { MIN_BALANCES_POLL_MS, MIN_BOOK_POLL_MS } from '../config/sections/market.js';
 import type { VenueClient } from '../venue/client.js';
+import type { Account, Balance } from '../venue/schemas.js';
 import { isAccountFailure, isCredentialFailure } from '../venue/errors.js';
 import { MarketState } from './market-state.js';
 
@@ -50,6 +51,17 @@ export interface MarketPollersOptions {
    * "exchanges" reference, `src/market/reference/`). Its `start` must be idempotent.
    */
   readonly feeds?: readonly { start(): void; close(): Promise<void> }[];
+  /**
+   * Reads that replace the venue client's own: a firm of several parties reads every party's
+   * balances and sums them, and states its account limits as the sum of its parties'.
+   */
+  readonly reads?: FirmReads;
+}
+
+/** The firm's reads of balances and account (see {@link MarketPollersOptions.reads}). */
+export interface FirmReads {
+  readonly balances: (signal: AbortSignal) => Promise<readonly Balance[]>;
+  readonly account: (signal: AbortSignal) => Promise<Account>;
 }
 
 /**
@@ -123,11 +135,15 @@ export class MarketPollers {
       state.applyPairs(pairs, clock.now());
     });
     add('account', config.account.intervalMs, timeouts.account, async (signal) => {
-      const account = await authenticated(() => venue.getAccount({ signal }));
+      const account = await authenticated(
+        () => options.reads?.account(signal) ?? venue.getAccount({ signal }),
+      );
       state.applyAccount(account, clock.now());
     });
     add('balances', config.balances.intervalMs, timeouts.balances, async (signal) => {
-      const balances = await authenticated(() => venue.getBalances({ signal }));
+      const balances = await authenticated(
+        () => options.reads?.balances(signal) ?? venue.getBalances({ signal }),
+      );
       state.applyBalances(balances, clock.now());
     });
     for (const pair of options.pairs) {

@@ -14,9 +14,12 @@
  * 3. reducing pair: only the side that shrinks the position (the other side is cancelled);
  * 4. price × quantity above the order notional limit;
  * 5. worst-case position beyond the inventory limit;
- * 6. open orders (ours resting, in flight or cancelling, plus `otherOpenOrders`, plus those
+ * 6. it would cross an order of ours on the other side — of any of the firm's parties, resting,
+ *    in flight or being cancelled (a cancel may lose the race to a fill), or allowed before it
+ *    in this evaluation: our quotes never trade with each other;
+ * 7. open orders (ours resting, in flight or cancelling, plus `otherOpenOrders`, plus those
  *    allowed before it) at the cap: min(params, account `maxOpenOrders`);
- * 7. no token left in the per-minute bucket: min(params, account `ordersPerMinute`).
+ * 8. no token left in the per-minute bucket: min(params, account `ordersPerMinute`).
  * Placements are taken by ascending priority; a denied one consumes nothing.
  */
 import type { CancelAction, PlaceAction } from '../strategy/quote-types.js';
@@ -132,6 +135,8 @@ class PlacementBudget {
   bucket: TokenBucketState;
   private open: number;
   private readonly allowedQty = new Map<string, Dec>();
+  /** Prices of the placements allowed so far, by `pair:side`: the best bid and the best ask. */
+  private readonly allowedBest = new Map<string, Dec>();
 
   constructor(
     private readonly input: RiskInput,
@@ -161,6 +166,24 @@ class PlacementBudget {
     return sum;
   }
 
+  /**
+   * An order of ours on the other side that `action` would trade with: resting, in flight,
+   * unknown or cancelling (every one may still fill), or a placement allowed before it. Null
+   * when none crosses.
+   */
+  crossing(action: PlaceAction): string | null {
+    const { pair, side, price } = action.quote;
+    const other = side === 'BUY' ? 'SELL' : 'BUY';
+    const crosses = (p: Dec): boolean => (side === 'BUY' ? price.gte(p) : price.lte(p));
+    for (const o of this.input.ownOrders) {
+      if (o.pair !== pair || o.side !== other || !o.price.gt(0)) continue;
+      if (crosses(o.price)) return `${o.key} ${other} at ${o.price.toFixed()}`;
+    }
+    const best = this.allowedBest.get(`${pair}:${other}`);
+    if (best !== undefined && crosses(best)) return `a ${other} allowed at ${best.toFixed()}`;
+    return null;
+  }
+
   /** Takes a token at `now`; returns the wait in ms when there is none. */
   takeToken(now: number): number {
     const r = take(this.bucket, this.bucketConfig, now);
@@ -172,6 +195,10 @@ class PlacementBudget {
     this.open += 1;
     const k = `${action.quote.pair}:${action.quote.side}`;
     this.allowedQty.set(k, (this.allowedQty.get(k) ?? ZERO).plus(action.quote.quantity));
+    const best = this.allowedBest.get(k);
+    const { price, side } = action.quote;
+    if (best === undefined || (side === 'BUY' ? price.gt(best) : price.lt(best)))
+      this.allowedBest.set(k, price);
   }
 }
 
@@ -213,6 +240,10 @@ function checkPlacement(
     pair.limits,
   );
   if (inv !== null) return deny('max-inventory', inv);
+  const crossed = budget.crossing(action);
+  if (crossed !== null) {
+    return deny('self-cross', `${quote.side} at ${quote.price.toFixed()} would trade with our ${crossed}`);
+  }
   if (budget.openOrders >= budget.maxOpen) {
     return deny('max-open-orders', `${budget.openOrders} orders open or in flight, cap ${budget.maxOpen}`);
   }

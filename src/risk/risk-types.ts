@@ -35,6 +35,11 @@ export type RiskRule =
   | 'max-inventory'
   | 'max-order-notional'
   | 'max-open-orders'
+  /**
+   * The placement would cross an order of ours on the other side (a bid at or above our ask, of
+   * any of the firm's parties, resting, in flight or being cancelled): it would trade with us.
+   */
+  | 'self-cross'
   /** The client-side ordersPerMinute budget (token bucket) is spent. */
   | 'rate-limit'
   /** The gate itself failed; it denies everything it cannot vouch for. */

@@ -114,3 +114,51 @@ it('paper: a taken metrics port is one FATAL line naming the port and what to do
   expect(all.match(/EADDRINUSE: address already in use/g)).toHaveLength(1);
   expect(all).not.toMatch(/\n\s+at /);
 });
+
+it('paper --parties 3: three parties quote as one; every party places, each has its journal and keys, all quotes cancelled at the stop', async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-paper-'));
+  const proc = new FakeProcess();
+  const out: string[] = [];
+  const logs: string[] = [];
+  let venue: PaperVenue | undefined;
+  const placedBy = (v: PaperVenue): Set<string> =>
+    new Set(
+      v.venue.truth
+        .commits()
+        .filter((c) => c.kind === 'place' && c.ok)
+        .map((c) => c.partyId),
+    );
+  const watch = setInterval(() => {
+    if (venue !== undefined && placedBy(venue).size === 3) proc.emit('SIGTERM');
+  }, 50);
+  const stop = setTimeout(() => proc.emit('SIGTERM'), 12_000);
+  let code: number;
+  try {
+    code = await runPaper(
+      ['--latency', 'instant', '--parties', '3'],
+      { stdout: (t) => out.push(t), stderr: (t) => out.push(t), env: {}, cwd: dir },
+      {
+        proc,
+        attachments: [],
+        logDestination: { write: (l: string) => logs.push(l) },
+        onDaemon: (_d, v) => (venue = v),
+      },
+    );
+  } finally {
+    clearInterval(watch);
+    clearTimeout(stop);
+  }
+  expect(code).toBe(0);
+  const v = venue!;
+  expect(v.parties.map((p) => p.name)).toEqual(['p1', 'p2', 'p3']);
+  expect(placedBy(v)).toEqual(new Set(v.parties.map((p) => p.partyId)));
+  for (const name of ['ledger-mm.sqlite', 'ledger-mm.p2.sqlite', 'ledger-mm.p3.sqlite'])
+    expect(fs.existsSync(path.join(dir, 'var/paper', name))).toBe(true);
+  for (const p of v.parties) {
+    expect((fs.statSync(p.apiKeyFile).mode & 0o777).toString(8)).toBe('600');
+    expect(v.venue.truth.restingOrders(p.partyId)).toEqual([]);
+    const key = fs.readFileSync(p.apiKeyFile, 'utf8').trim();
+    expect(logs.join('')).not.toContain(key.slice(key.indexOf('.') + 1));
+  }
+  expect(out.join('')).toContain('party p3: account examplemm-p3');
+}, 20_000);

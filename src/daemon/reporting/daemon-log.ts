@@ -166,6 +166,33 @@ function write(log: Logger, ctx: LogContext, e: DaemonEvent): void {
         );
       else say(log, 'warn', { poller: e.poller, err: e.error }, `poll of ${e.poller} failed`);
       return;
+    case 'party-state':
+      if (e.active)
+        say(log, 'info', { party: e.party }, `party ${e.party} is back: it takes placements again`);
+      else
+        say(
+          log,
+          'warn',
+          { party: e.party, reason: e.reason },
+          `party ${e.party} dropped out: ${e.reason ?? 'unknown'}; the other parties carry on`,
+        );
+      return;
+    case 'party-funding':
+      if (e.ok)
+        say(
+          log,
+          'info',
+          { party: e.party, pair: e.pair, side: e.side },
+          `party ${e.party} can fund ${e.pair} ${e.side} again`,
+        );
+      else
+        say(
+          log,
+          'warn',
+          { party: e.party, pair: e.pair, side: e.side },
+          `party ${e.party} can no longer fund a ${e.pair} ${e.side} quote (a ${e.side === 'BUY' ? 'BUY locks quote' : 'SELL locks base'}); the others place it. Rebalance the parties on the ledger: docs/operations/parties.md`,
+        );
+      return;
     case 'config-reload':
       if (e.ok) say(log, 'info', { version: e.version, changed: e.changed, ignored: e.ignored }, reloaded(e));
       else

@@ -3,7 +3,7 @@
  * ({@link DaemonStateView}): metrics, `/status` and `/readyz` are built from it on demand. A
  * fresh view per call; nothing in it is shared with the running daemon.
  */
-import type { OrderEngine } from '../../execution/order-engine.js';
+import type { TradingEngine } from '../../execution/engine-types.js';
 import type { PollerStats } from '../../core/poller.js';
 import type { MarketState } from '../../market/market-state.js';
 import { knownBalances } from '../../market/market-snapshot.js';
@@ -29,7 +29,7 @@ export interface StateSource {
   readonly pairs: readonly string[];
   readonly market: MarketState;
   readonly pollers: readonly PollerStats[];
-  readonly engine: OrderEngine | null;
+  readonly engine: TradingEngine | null;
   readonly cycle: CycleReport | null;
   readonly risk: { readonly state: RiskState | null; readonly params: RiskParams };
   readonly positions: readonly PairPosition[];
@@ -110,7 +110,7 @@ export function buildStateView(src: StateSource): DaemonStateView {
 }
 
 /** The engine's registry, once it exists (not before its start, nor after a journal that would not open). */
-function registryOf(engine: OrderEngine | null): OrderEngine['orders'] | null {
+function registryOf(engine: TradingEngine | null): TradingEngine['orders'] | null {
   if (engine === null || engine.state === 'created') return null;
   try {
     return engine.orders;
@@ -119,11 +119,11 @@ function registryOf(engine: OrderEngine | null): OrderEngine['orders'] | null {
   }
 }
 
-function safeActive(engine: OrderEngine | null): TrackedOrder[] {
+function safeActive(engine: TradingEngine | null): TrackedOrder[] {
   return registryOf(engine)?.active() ?? [];
 }
 
-function safeCounts(engine: OrderEngine | null): DaemonStateView['orderCounts'] {
+function safeCounts(engine: TradingEngine | null): DaemonStateView['orderCounts'] {
   return registryOf(engine)?.countsByState() ?? {};
 }
 

@@ -11,7 +11,7 @@ import {
   type ExecutionEventHub,
   type PlacementOutcome,
 } from '../../execution/execution-events.js';
-import type { EngineEvent, OrderEngine } from '../../execution/order-engine.js';
+import type { EngineEvent, TradingEngine } from '../../execution/engine-types.js';
 import type { MarketState } from '../../market/market-state.js';
 import type { FillView } from '../../observability/http/state-view.js';
 import { isAwaitingConfirmation, isResting, isTerminal, type OrderState } from '../../orders/fsm/index.js';
@@ -33,7 +33,7 @@ export interface EngineEventsOptions {
   readonly bookWatch: BookWatch;
   readonly market: MarketState;
   readonly dispatch: () => OrderDispatch | null;
-  readonly engine: () => OrderEngine | null;
+  readonly engine: () => TradingEngine | null;
   readonly emit: (event: DaemonEvent) => void;
   readonly execution: ExecutionEventHub;
   /** A pair's position now (for the fill log line). */

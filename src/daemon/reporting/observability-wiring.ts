@@ -35,6 +35,7 @@ import type { PairReferenceReport } from '../../market/reference/exchanges-refer
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
 import type { ControlEndpoint } from '../../observability/http/control-route.js';
 import { controlCredential } from '../control/control-token.js';
+import { PartyMetricsWriter, type PartyView } from '../../observability/party-metrics.js';
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
 export interface ObservableDaemon {
@@ -46,6 +47,8 @@ export interface ObservableDaemon {
   referenceReport?(): readonly PairReferenceReport[];
   /** The control endpoint's handler (pause, resume); served when the config's `control` is on. */
   readonly control?: ControlEndpoint & { credential: ControlEndpoint['credential'] };
+  /** The firm's parties (absent or empty: one party, no party metrics). */
+  partyReport?(): readonly PartyView[];
 }
 
 /** Options of {@link observabilityAttachment}. */
@@ -157,6 +160,8 @@ export async function attachObservability(
   const collector = registerStateCollector(metrics, () => daemon.stateView());
   const referenceWriter = new ReferenceMetricsWriter(metrics.reference);
   const unhookReference = metrics.hooks.add(() => referenceWriter.refresh(daemon.referenceReport?.() ?? []));
+  const partyWriter = new PartyMetricsWriter(metrics.parties);
+  const unhookParties = metrics.hooks.add(() => partyWriter.refresh(daemon.partyReport?.() ?? []));
   const readiness = (): Readiness => daemon.readiness();
   const unregisterReady = registerReadinessGauge(metrics, readiness);
   const server = new ObservabilityServer({
@@ -167,6 +172,7 @@ export async function attachObservability(
     status: () => ({
       phase: daemon.phase,
       ...buildStatusReport(daemon.stateView(), { readiness: readiness(), queues: metrics.queues.view() }),
+      ...partiesOf(daemon),
     }),
     eventLoop: metrics.eventLoop,
     ...(opts.control === undefined ? {} : { control: opts.control }),
@@ -179,6 +185,7 @@ export async function attachObservability(
   const release = (): void => {
     unsubscribe();
     unhookReference();
+    unhookParties();
     collector.unregister();
     unregisterReady();
     metrics.close();
@@ -220,4 +227,10 @@ export function observeDaemonEvent(metrics: Metrics, e: DaemonEvent): void {
   } catch {
     metrics.control.collectErrors.inc();
   }
+}
+
+/** The firm's parties for `/status`, when it runs several. */
+function partiesOf(daemon: ObservableDaemon): { parties?: readonly PartyView[] } {
+  const parties = daemon.partyReport?.() ?? [];
+  return parties.length === 0 ? {} : { parties };
 }

@@ -6,7 +6,7 @@ import type { OwnOrderView } from '../../market/market-snapshot.js';
 import type { RiskRule } from '../../risk/risk-types.js';
 import type { Side } from '../../core/order-terms.js';
 import type { CycleReport } from '../trading/quote-cycle.js';
-import type { OrderEngine } from '../../execution/order-engine.js';
+import type { TradingEngine } from '../../execution/engine-types.js';
 import { isAwaitingConfirmation } from '../../orders/fsm/index.js';
 import type { SideMissingCause } from './side-missing-reasons.js';
 import { PAUSED_SKIP } from '../../risk/pause-set.js';
@@ -23,7 +23,7 @@ export interface AwaitingOrder {
  * Our orders whose placement outcome is unknown, oldest first: UNKNOWN, or submitted before
  * `submittedBefore` (a pipeline cycle ago) and still not confirmed.
  */
-export function awaitingOrders(engine: OrderEngine, submittedBefore: number): AwaitingOrder[] {
+export function awaitingOrders(engine: TradingEngine, submittedBefore: number): AwaitingOrder[] {
   return engine.orders
     .active({ foreign: false })
     .filter(

@@ -6,7 +6,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { MmConfig } from '../../config/schema.js';
 import { MarketState } from '../../market/market-state.js';
-import { createMarketPollers, type MarketPollers } from '../../market/market-pollers.js';
+import { createMarketPollers, type FirmReads, type MarketPollers } from '../../market/market-pollers.js';
 import type { MarketStateOptions } from '../../market/market-state.js';
 import type { VenueClient } from '../../venue/client.js';
 import type { Balance } from '../../venue/schemas.js';
@@ -50,6 +50,8 @@ export function createMarketFeed(opts: {
   readonly logger?: Logger;
   /** Makes the ccxt exchanges of the "exchanges" reference; default ccxt's own (tests inject). */
   readonly exchanges?: ExchangeFactory;
+  /** A firm of several parties: its summed balances and account (default the venue client's). */
+  readonly reads?: FirmReads;
 }): MarketFeed {
   const { config } = opts;
   const state = new ObservedMarketState(
@@ -82,6 +84,7 @@ export function createMarketFeed(opts: {
     ...(opts.random === undefined ? {} : { random: opts.random }),
     onError: opts.onError,
     ...(reference === null ? {} : { feeds: [reference] }),
+    ...(opts.reads === undefined ? {} : { reads: opts.reads }),
   });
   return { state, pollers, reference };
 }

@@ -14,6 +14,7 @@ import { sleep, type Clock } from '../../core/clock.js';
 import type { MmConfig } from '../../config/schema.js';
 import { verificationOf } from '../../config/sections/signing.js';
 import { executionSettings } from '../../execution/execution-settings.js';
+import type { TradingEngine } from '../../execution/engine-types.js';
 import { OrderEngine } from '../../execution/order-engine.js';
 import type { PlacementPolicy } from '../../execution/placement/placement-policy.js';
 import type { RecoveryReport } from '../../execution/resolve/recovery.js';
@@ -111,12 +112,14 @@ export interface EngineStart {
   readonly ordersPollMs: number;
   readonly random?: () => number;
   /** Called with each new engine before it starts (subscribe to its events here). */
-  readonly onEngine: (engine: OrderEngine) => void;
+  readonly onEngine: (engine: TradingEngine) => void;
+  /** Builds the engine of each attempt (a firm of several parties); default one party's own. */
+  readonly build?: () => TradingEngine;
 }
 
 /** An order engine whose recovery is over, and its report. */
 export interface StartedEngine {
-  readonly engine: OrderEngine;
+  readonly engine: TradingEngine;
   readonly report: RecoveryReport;
 }
 
@@ -128,23 +131,25 @@ export interface StartedEngine {
 export async function startEngine(deps: StartupDeps, start: EngineStart): Promise<StartedEngine | null> {
   const { config, logger } = deps;
   for (let attempt = 1; !deps.signal.aborted; attempt++) {
-    const engine = new OrderEngine({
-      venue: deps.venue,
-      signer: deps.signer,
-      partyId: start.partyId,
-      clientOrderIdPrefix: start.clientOrderIdPrefix,
-      clock: deps.clock,
-      storePath: config.store.path,
-      recovery: config.recovery,
-      settings: executionSettings(config.execution, start.tuning?.execution),
-      ...(start.policy === undefined ? {} : { policy: start.policy }),
-      verification: verificationOf(config.signing),
-      ...(start.tuning?.eviction === undefined ? {} : { eviction: start.tuning.eviction }),
-      ...(start.tuning?.clientOrderIdEntropy === undefined
-        ? {}
-        : { clientOrderIdEntropy: start.tuning.clientOrderIdEntropy }),
-      ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
-    });
+    const engine =
+      start.build?.() ??
+      new OrderEngine({
+        venue: deps.venue,
+        signer: deps.signer,
+        partyId: start.partyId,
+        clientOrderIdPrefix: start.clientOrderIdPrefix,
+        clock: deps.clock,
+        storePath: config.store.path,
+        recovery: config.recovery,
+        settings: executionSettings(config.execution, start.tuning?.execution),
+        ...(start.policy === undefined ? {} : { policy: start.policy }),
+        verification: verificationOf(config.signing),
+        ...(start.tuning?.eviction === undefined ? {} : { eviction: start.tuning.eviction }),
+        ...(start.tuning?.clientOrderIdEntropy === undefined
+          ? {}
+          : { clientOrderIdEntropy: start.tuning.clientOrderIdEntropy }),
+        ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
+      });
     start.onEngine(engine);
     try {
       const report = await engine.start();

@@ -13,7 +13,7 @@ import type { Clock } from '../../core/clock.js';
 import { PipelineTimer } from '../../execution/placement/pipeline-timer.js';
 import type { PipelineTiming } from '../../core/pipeline-timing.js';
 import type { CancelOutcome, PlacementOutcome } from '../../execution/execution-events.js';
-import type { OrderEngine } from '../../execution/order-engine.js';
+import type { TradingEngine } from '../../execution/engine-types.js';
 import { isResting, isTerminal, type OrderState } from '../../orders/fsm/index.js';
 import type { PlaceAction } from '../../strategy/quote-types.js';
 import { isAccountFailure, isCredentialFailure } from '../../venue/errors.js';
@@ -29,7 +29,7 @@ export interface PendingEntry extends PendingIntent {
 
 /** Options of {@link OrderDispatch}. */
 export interface OrderDispatchOptions {
-  readonly engine: OrderEngine;
+  readonly engine: TradingEngine;
   readonly clock: Clock;
   readonly onPlacement?: (entry: PendingEntry, outcome: PlacementOutcome) => void;
   readonly onCancel?: (key: string, reason: string, outcome: CancelOutcome) => void;

@@ -9,7 +9,7 @@ import type { PlaceAction } from '../../strategy/quote-types.js';
 import type { Clock } from '../../core/clock.js';
 import { FillWatch } from '../../execution/fill-watch.js';
 import type { FreshnessStage, NotWantedCause } from '../../execution/placement/placement-policy.js';
-import type { OrderEngine } from '../../execution/order-engine.js';
+import type { TradingEngine } from '../../execution/engine-types.js';
 import type { MarketSnapshot, OwnOrderView, WalletInput } from '../../market/market-snapshot.js';
 import type { MarketState } from '../../market/market-state.js';
 import type { TrackedOrder } from '../../orders/fsm/index.js';
@@ -53,7 +53,7 @@ export interface CycleReport {
 export interface QuoteCycleDeps {
   readonly clock: Clock;
   readonly market: MarketState;
-  readonly engine: OrderEngine;
+  readonly engine: TradingEngine;
   readonly dispatch: OrderDispatch;
   readonly balances: LocalBalances;
   readonly bookWatch: BookWatch;

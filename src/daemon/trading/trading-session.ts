@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { PollerStats } from '../../core/poller.js';
-import type { OrderEngine } from '../../execution/order-engine.js';
+import type { TradingEngine } from '../../execution/engine-types.js';
 import type { Logger } from '../../logging/logger.js';
 import type { MarketPollers } from '../../market/market-pollers.js';
 import type { MarketState } from '../../market/market-state.js';
@@ -50,7 +50,7 @@ export class TradingSession {
   private loops: DaemonLoops | null = null;
 
   constructor(
-    readonly engine: OrderEngine,
+    readonly engine: TradingEngine,
     private readonly d: SessionDeps,
   ) {
     this.dispatch = new OrderDispatch({

@@ -10,7 +10,7 @@
  * journal of a previous session would hold orders this venue never heard of. A store still
  * locked by a live process on this host (another paper session) is left alone and refused.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import { readStoreLock, storeLockHeld } from '../../orders/journal/index.js';
@@ -20,7 +20,8 @@ import { DEFAULT_ENGINE_SETTINGS } from '../../sim/engine/engine-core.js';
 import { DEFAULT_SWEEP_MS, type RetentionOptions } from '../../sim/truth/history-retention.js';
 import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../../sim/sim-config.js';
 import { SimVenue } from '../../sim/sim-venue.js';
-import { daemonApiKey, withDaemonKey } from './daemon-account.js';
+import { partyStorePath } from '../../daemon/startup/party-store.js';
+import { daemonApiKey, withDaemonParties } from './daemon-account.js';
 
 /** Options of {@link startPaperVenue}. */
 export interface PaperVenueOptions {
@@ -41,6 +42,21 @@ export interface PaperVenueOptions {
    * including every order, command and trade ({@link PAPER_HISTORY} applies otherwise).
    */
   readonly truthLimit?: number | null;
+  /**
+   * The daemon's account split into this many parties (default 1): the same funds divided
+   * evenly, each party with its own signing key and API key file under the store directory.
+   */
+  readonly parties?: number;
+}
+
+/** One party of a paper session of several (`--parties`). */
+export interface PaperParty {
+  readonly name: string;
+  readonly slug: string;
+  readonly partyId: string;
+  /** Its signing key file and API key file (mode 0600), under the store directory. */
+  readonly keyFile: string;
+  readonly apiKeyFile: string;
 }
 
 /**
@@ -86,6 +102,8 @@ export interface PaperVenue {
   readonly partyId: string;
   /** The throwaway signing key file (mode 0600). */
   readonly keyFile: string;
+  /** Every party when the session runs several (the first is the one above), else []. */
+  readonly parties: readonly PaperParty[];
   close(): Promise<void>;
 }
 
@@ -113,10 +131,21 @@ export function resetPaperStore(storePath: string): void {
 export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue> {
   const dir = dirname(o.storePath);
   mkdirSync(dir, { recursive: true });
+  const n = o.parties ?? 1;
+  const names = Array.from({ length: n }, (_, i) => `p${i + 1}`);
   resetPaperStore(o.storePath);
-  const keyFile = join(dir, 'paper-signing.key');
-  const key = generateKeyFile(keyFile, { force: true });
-  const { config, account } = withDaemonKey(loadSimConfig(o.simConfig ?? DEFAULT_SIM_CONFIG_PATH), key.raw);
+  // The other parties' journals (store.path with the party's name before the extension).
+  for (const name of names.slice(1)) resetPaperStore(partyStorePath(o.storePath, { name }, 1));
+  const keyFiles = names.map((name, i) =>
+    join(dir, i === 0 ? 'paper-signing.key' : `paper-signing.${name}.key`),
+  );
+  const keys = keyFiles.map((f) => generateKeyFile(f, { force: true }));
+  const keyFile = keyFiles[0]!;
+  const { config, accounts } = withDaemonParties(
+    loadSimConfig(o.simConfig ?? DEFAULT_SIM_CONFIG_PATH),
+    keys.map((k) => k.raw),
+  );
+  const account = accounts[0]!;
   const venue = new SimVenue({
     config,
     latency: o.latency,
@@ -135,6 +164,20 @@ export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue>
     throw err;
   }
   venue.startMarket();
+  const parties =
+    n === 1
+      ? []
+      : accounts.map((a, i) => {
+          const apiKeyFile = join(dir, `paper-api.${names[i]!}.key`);
+          writeFileSync(apiKeyFile, `${daemonApiKey(venue, a.slug)}\n`, { mode: 0o600 });
+          return {
+            name: names[i]!,
+            slug: a.slug,
+            partyId: venue.engine.account(a.slug).partyId,
+            keyFile: keyFiles[i]!,
+            apiKeyFile,
+          };
+        });
   return {
     venue,
     ...urls,
@@ -142,6 +185,7 @@ export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue>
     slug: account.slug,
     partyId: venue.engine.account(account.slug).partyId,
     keyFile,
+    parties,
     close: () => venue.close(),
   };
 }

@@ -15,6 +15,7 @@ import { createPipelineMetrics, type PipelineMetrics } from './pipeline-metrics.
 import { QueueState } from '../queue-state.js';
 import { createQuotingMetrics, type QuotingMetrics } from './quoting-metrics.js';
 import { ScrapeHooks } from '../scrape-hooks.js';
+import { createPartyMetrics, type PartyMetrics } from '../party-metrics.js';
 import { createReferenceMetrics, type ReferenceMetrics } from '../reference-metrics.js';
 import { createVenueMetrics, type VenueMetrics } from './venue-metrics.js';
 export interface CreateMetricsOptions extends LabelBounds {
@@ -59,6 +60,8 @@ export interface Metrics {
   readonly control: ControlMetrics;
   /** The "exchanges" reference's sources (`reference-metrics.ts`); no series unless a pair uses it. */
   readonly reference: ReferenceMetrics;
+  /** The firm's parties (`party-metrics.ts`); no series with one party. */
+  readonly parties: PartyMetrics;
   /** The label-value guards (bounded cardinality). */
   readonly labels: MetricLabels;
   /** The last execution-queue figures. */
@@ -108,6 +111,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const money = createMoneyMetrics(f);
   const markouts = createMarkoutMetrics(f, now);
   const reference = createReferenceMetrics(f);
+  const parties = createPartyMetrics(f);
   control = createControlMetrics(f);
   const ctl = control;
   const labels = createLabelGuards(opts, () => ctl.labelOverflow.inc());
@@ -157,6 +161,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
     markouts,
     control,
     reference,
+    parties,
     labels,
     queues,
     hooks,

@@ -106,6 +106,7 @@ describe('the figures of a hand-made run (see support/synthetic-capture.ts)', ()
       duplicateLive: 0,
       overlappingPlacements: 0,
       concurrentPrepares: 0,
+      selfTrades: 0,
       total: 0,
     });
   });
@@ -153,7 +154,13 @@ describe('invariant breaks', () => {
       // A prepare arriving at 20 s, while b1 (submitted) waits for its commit, and overlapping x1's.
       spans: [
         ...base.spans,
-        { orderId: 'late', partyId: base.partyId, preparedAt: 20 * S, settledAt: null, outcome: 'pending' },
+        {
+          orderId: 'late',
+          partyId: base.partyIds[0]!,
+          preparedAt: 20 * S,
+          settledAt: null,
+          outcome: 'pending',
+        },
       ],
       calls: [...base.calls, prepareCall('late', 105, 108)],
     });
@@ -163,6 +170,7 @@ describe('invariant breaks', () => {
       duplicateLive: 2,
       overlappingPlacements: 1,
       concurrentPrepares: 1,
+      selfTrades: 0,
       total: 5,
     });
   });

@@ -158,10 +158,10 @@ export function runFigures(
 ): { figures: RunFigures; detail: RunDetail } {
   const hours = (c.end - c.start) / 3_600_000;
   const references = new Map(c.pairs.map((p) => [p, new ReferenceSeries(c.references[p] ?? [])]));
-  const fills = ownFills(c.trades, c.partyId);
+  const fills = ownFills(c.trades, c.partyIds);
   const fillsByPair = new Map(c.pairs.map((p) => [p, fills.filter((f) => f.pair === p)]));
   const steps = new Map(c.pairs.map((p) => [p, quoteSteps(c.orders, p, c.start, c.end)]));
-  const limit = venueLimit(c.latencyRanges);
+  const limit = venueLimit(c.latencyRanges, c.partyIds.length);
   const pairs = c.pairs.map((pair) => {
     const q = twoSided(steps.get(pair)!, c.start, c.end);
     const m = pairMoney(fillsByPair.get(pair)!, references.get(pair)!, c.start, c.end);

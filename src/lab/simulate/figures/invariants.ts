@@ -9,7 +9,11 @@
  * - `overlappingPlacements`: a prepare that arrived while an earlier SUBMITTED placement of the
  *   party was still between its prepare and its commit (the venue allows one in flight); a
  *   prepare never submitted awaits nothing on the ledger and only counts as the later one;
- * - `concurrentPrepares`: two prepare calls of the party open at the same time.
+ * - `concurrentPrepares`: two prepare calls of the party open at the same time;
+ * - `selfTrades`: a trade between two of the daemon's own parties (a firm of several parties must
+ *   never cross its own quotes).
+ *
+ * With several parties the two pipeline invariants hold per party: each party has its own.
  */
 import type { PlacementSpan } from '../../../sim/truth/ground-truth-view.js';
 import type { SimCapture } from '../run/capture.js';
@@ -21,6 +25,7 @@ export interface InvariantBreaks {
   readonly duplicateLive: number;
   readonly overlappingPlacements: number;
   readonly concurrentPrepares: number;
+  readonly selfTrades: number;
   readonly total: number;
 }
 
@@ -76,16 +81,32 @@ export function overlappingPlacements(
 /** Every invariant of the module doc, counted on a run's ground truth. */
 export function invariantBreaks(c: SimCapture): InvariantBreaks {
   const submitted = new Set(c.orders.filter((o) => o.submitted).map((o) => o.orderId));
-  const prepares = c.calls
-    .filter((x) => x.endpoint === 'prepare')
-    .map((x) => ({ start: x.startedAt, end: x.endedAt ?? Infinity }));
+  let overlapping = 0;
+  let concurrent = 0;
+  for (const party of c.partyIds) {
+    const prepares = c.calls
+      .filter((x) => x.endpoint === 'prepare' && x.partyId === party)
+      .map((x) => ({ start: x.startedAt, end: x.endedAt ?? Infinity }));
+    overlapping += overlappingPlacements(
+      c.spans.filter((s) => s.partyId === party),
+      submitted,
+    ).length;
+    concurrent += overlappingPairs(prepares).length;
+  }
+  const own = new Set(c.partyIds);
   const counts = {
     duplicateCommits: duplicateCommits(c.orders),
     duplicateLive: duplicateLive(c.orders, c.slots),
-    overlappingPlacements: overlappingPlacements(c.spans, submitted).length,
-    concurrentPrepares: overlappingPairs(prepares).length,
+    overlappingPlacements: overlapping,
+    concurrentPrepares: concurrent,
+    selfTrades: c.trades.filter((t) => own.has(t.maker.partyId ?? '') && own.has(t.taker.partyId ?? ''))
+      .length,
   };
   const total =
-    counts.duplicateCommits + counts.duplicateLive + counts.overlappingPlacements + counts.concurrentPrepares;
+    counts.duplicateCommits +
+    counts.duplicateLive +
+    counts.overlappingPlacements +
+    counts.concurrentPrepares +
+    counts.selfTrades;
   return { ...counts, total };
 }

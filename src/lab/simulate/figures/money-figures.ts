@@ -19,21 +19,26 @@ export interface OwnFill {
   readonly role: 'maker' | 'taker';
 }
 
-/** The party's legs of `trades` (maker or taker), in time order. */
-export function ownFills(trades: readonly TradeTruth[], partyId: string): OwnFill[] {
+/**
+ * The daemon's legs of `trades` (maker or taker), in time order. A trade between two of its own
+ * parties (a self-trade) gives both legs: they net to nothing but the fees.
+ */
+export function ownFills(trades: readonly TradeTruth[], partyIds: readonly string[]): OwnFill[] {
+  const own = new Set(partyIds);
   const out: OwnFill[] = [];
   for (const t of [...trades].sort((a, b) => a.at - b.at)) {
-    const maker = t.maker.partyId === partyId;
-    if (!maker && t.taker.partyId !== partyId) continue;
-    const side = maker ? (t.takerSide === 'BUY' ? 'SELL' : 'BUY') : t.takerSide;
-    out.push({
+    const maker = t.maker.partyId !== null && own.has(t.maker.partyId);
+    const taker = t.taker.partyId !== null && own.has(t.taker.partyId);
+    const leg = (role: 'maker' | 'taker'): OwnFill => ({
       at: t.at,
       pair: t.pair,
-      side,
+      side: role === 'maker' ? (t.takerSide === 'BUY' ? 'SELL' : 'BUY') : t.takerSide,
       price: dec(t.price),
       quantity: dec(t.quantity),
-      role: maker ? 'maker' : 'taker',
+      role,
     });
+    if (maker) out.push(leg('maker'));
+    if (taker) out.push(leg('taker'));
   }
   return out;
 }

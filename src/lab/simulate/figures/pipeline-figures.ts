@@ -10,6 +10,8 @@ import { type Interval, measure, union } from './intervals.js';
 
 /** The phases of one placement, clock ms (null when the placement never got there). */
 export interface PlacementPhases {
+  /** The party whose pipeline ran it. */
+  readonly partyId: string;
   readonly prepare: Interval;
   /** From the prepare's answer to the submission's arrival (signing, the freshness check). */
   readonly sign: Interval | null;
@@ -54,6 +56,7 @@ export function placementPhases(c: SimCapture): PlacementPhases[] {
       const sub = submits.get(s.orderId) ?? null;
       const settled = s.settledAt ?? (sub === null ? null : c.end);
       return {
+        partyId: s.partyId,
         prepare: p,
         sign: sub === null ? null : { start: p.end, end: sub.start },
         submit: sub,
@@ -74,7 +77,15 @@ export function pipelineFigures(c: SimCapture, phases: readonly PlacementPhases[
   const abandoned = c.spans.filter((s) => !submitted.has(s.orderId));
   const span = c.end - c.start;
   return {
-    utilisation: span > 0 ? measure(busyIntervals(phases), c.start, c.end) / span : 0,
+    // The mean busy share of the parties' pipelines (one party: its pipeline's).
+    utilisation:
+      span > 0
+        ? c.partyIds.reduce(
+            (sum, id) => sum + measure(busyIntervals(phases.filter((p) => p.partyId === id)), c.start, c.end),
+            0,
+          ) /
+          (span * c.partyIds.length)
+        : 0,
     prepares: c.spans.length,
     placements: c.commits.filter((x) => x.kind === 'place' && x.ok).length,
     cancels: c.commits.filter((x) => x.kind === 'cancel' && x.ok).length,

@@ -6,6 +6,9 @@
  *   `2 × (prepare + submit + confirm)`;
  * - the most placements one pipeline allows per hour is `3600 s / (prepare + submit + confirm)`.
  *
+ * With several parties (each its own pipeline) the placements scale with the parties, and two
+ * parties can place a pair's two sides at once: one placement to two-sided.
+ *
  * Signing, the client's reads and every other cost are taken as zero: no client can beat this.
  */
 import type { LatencyKey, LatencyRange } from '../../../sim/latency.js';
@@ -29,7 +32,7 @@ function mean(range: LatencyRange): number {
 }
 
 /** The limit for the venue's latency ranges (the profile with its overrides). */
-export function venueLimit(ranges: Readonly<Record<LatencyKey, LatencyRange>>): VenueLimit {
+export function venueLimit(ranges: Readonly<Record<LatencyKey, LatencyRange>>, parties = 1): VenueLimit {
   const prepareMs = mean(ranges.prepare);
   const submitMs = mean(ranges.submit);
   const confirmMs = mean(ranges.confirm);
@@ -39,8 +42,8 @@ export function venueLimit(ranges: Readonly<Record<LatencyKey, LatencyRange>>): 
     submitMs,
     confirmMs,
     placementMs,
-    minTimeToTwoSidedMs: 2 * placementMs,
-    maxPlacementsPerHour: placementMs > 0 ? HOUR_MS / placementMs : Infinity,
+    minTimeToTwoSidedMs: (parties > 1 ? 1 : 2) * placementMs,
+    maxPlacementsPerHour: placementMs > 0 ? (parties * HOUR_MS) / placementMs : Infinity,
   };
 }
 

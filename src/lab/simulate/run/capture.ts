@@ -1,3 +1,4 @@
+import { Dec } from '../../../core/decimal.js';
 import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../../sim/truth/ground-truth.js';
 import type { PlacementSpan } from '../../../sim/truth/ground-truth-view.js';
 import type { LatencyKey, LatencyRange } from '../../../sim/latency.js';
@@ -30,7 +31,8 @@ export interface SimCapture {
   /** Clock ms of the run's start (the daemon's start) and end. */
   readonly start: number;
   readonly end: number;
-  readonly partyId: string;
+  /** The daemon's parties (one, or the firm's several; the first is the primary). */
+  readonly partyIds: readonly string[];
   readonly pairs: readonly string[];
   /** The party's orders, oldest first. */
   readonly orders: readonly OrderTruth[];
@@ -63,7 +65,7 @@ export interface SimCapture {
 /** What {@link captureTruth} reads. */
 export interface CaptureInput {
   readonly venue: SimVenue;
-  readonly partyId: string;
+  readonly partyIds: readonly string[];
   readonly pairs: readonly string[];
   readonly start: number;
   readonly end: number;
@@ -85,25 +87,32 @@ export const PARTY_CALLS: ReadonlySet<CallRecord['endpoint']> = new Set([
 /** Reads the venue's ground truth about the party at the end of a run. */
 export function captureTruth(i: CaptureInput): SimCapture {
   const { truth } = i.venue;
-  const mine = (p: string | null): boolean => p === i.partyId;
+  const ids = new Set(i.partyIds);
+  const mine = (p: string | null): boolean => p !== null && ids.has(p);
   const references: Record<string, ReferencePoint[]> = {};
   for (const pair of i.pairs) references[pair] = truth.referencePrices(pair);
-  const first = truth.balances(i.partyId)[0];
   const initialBalances: Record<string, string> = {};
-  for (const [token, b] of Object.entries(first?.balances ?? {})) initialBalances[token] = b.available;
+  for (const id of i.partyIds) {
+    const first = truth.balances(id)[0];
+    for (const [token, b] of Object.entries(first?.balances ?? {}))
+      initialBalances[token] =
+        initialBalances[token] === undefined
+          ? b.available
+          : new Dec(initialBalances[token]).plus(b.available).toFixed();
+  }
   return {
     start: i.start,
     end: i.end,
-    partyId: i.partyId,
+    partyIds: [...i.partyIds],
     pairs: [...i.pairs],
-    orders: truth.orders().filter((o) => o.partyId === i.partyId),
+    orders: truth.orders().filter((o) => mine(o.partyId)),
     trades: truth
       .trades()
       .filter((t) => mine(t.maker.partyId) || mine(t.taker.partyId))
       .sort((a, b) => a.at - b.at),
-    spans: truth.placementSpans(i.partyId),
+    spans: i.partyIds.flatMap((id) => truth.placementSpans(id)),
     calls: truth.calls().filter((c) => mine(c.partyId) && PARTY_CALLS.has(c.endpoint)),
-    commits: truth.commits().filter((c) => c.partyId === i.partyId),
+    commits: truth.commits().filter((c) => mine(c.partyId)),
     references,
     slots: i.slots,
     initialBalances,

@@ -40,6 +40,8 @@ export interface ScenarioInput {
   readonly prices?: Readonly<Record<string, string>>;
   /** The largest gap between recorded rows that replay holds the last price over, ms. */
   readonly maxGapMs?: number;
+  /** The daemon's account split over this many parties (default 1). */
+  readonly parties?: number;
 }
 
 /** A resolved scenario. */

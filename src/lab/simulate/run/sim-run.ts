@@ -25,7 +25,7 @@ import { SimVenue } from '../../../sim/sim-venue.js';
 import { captureTruth, PARTY_CALLS, type LogTally, type SimCapture } from './capture.js';
 import { GuardEpisodes } from '../figures/guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
-import { daemonApiKey, withDaemonKey } from '../../rig/daemon-account.js';
+import { daemonApiKey, withDaemonParties } from '../../rig/daemon-account.js';
 
 /** Options of {@link runSimulation}. */
 export interface SimRunOptions {
@@ -51,6 +51,11 @@ export interface SimRunOptions {
    * throwaway directory removed at the end.
    */
   readonly storePath?: string;
+  /**
+   * Parties the daemon runs (default 1): the daemon's account is split into this many, the same
+   * total funds divided evenly, each with its own key and pipeline (`firm.parties`).
+   */
+  readonly parties?: number;
 }
 
 const MAX_MESSAGES = 5;
@@ -84,8 +89,19 @@ function derivedSeed(seed: number | string, label: string): Uint8Array {
 export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
   const fake = FakeTimers.createClock(SIM_T0, 10_000_000);
   const clock = fakeClock(fake);
-  const signer = signerFromSeed(derivedSeed(o.seed, 'signing-key'), 'raw');
-  const { config: sim, account } = withDaemonKey(o.sim, signer.publicKey);
+  const n = o.parties ?? 1;
+  if (!Number.isInteger(n) || n < 1 || n > 16)
+    throw new RangeError('parties must be an integer from 1 to 16');
+  // Party 1's key is the one-party run's, so one party is the run it always was.
+  const signers = Array.from({ length: n }, (_, i) =>
+    signerFromSeed(derivedSeed(o.seed, i === 0 ? 'signing-key' : `signing-key/${i + 1}`), 'raw'),
+  );
+  const signer = signers[0]!;
+  const { config: sim, accounts } = withDaemonParties(
+    o.sim,
+    signers.map((s) => s.publicKey),
+  );
+  const account = accounts[0]!;
   const venue = new SimVenue({
     config: sim,
     clock,
@@ -97,11 +113,24 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
   let daemon: Daemon | null = null;
   try {
     const apiKey = daemonApiKey(venue, account.slug);
-    const partyId = venue.engine.account(account.slug).partyId;
+    const partyIds = accounts.map((a) => venue.engine.account(a.slug).partyId);
+    const storeOf = (i: number): string =>
+      i === 0
+        ? (o.storePath ?? path.join(dir, 'journal.sqlite'))
+        : path.join(dir, `journal.p${i + 1}.sqlite`);
+    const parties =
+      n === 1
+        ? undefined
+        : accounts.map((a, i) => ({
+            name: `p${i + 1}`,
+            signer: signers[i]!,
+            apiKey: daemonApiKey(venue, a.slug),
+            storePath: storeOf(i),
+          }));
     const config: MmConfig = {
       ...o.config,
       venue: { ...o.config.venue, apiKey, baseUrl: IN_PROCESS_BASE_URL, submitUrl: IN_PROCESS_SUBMIT_URL },
-      store: { ...o.config.store, path: o.storePath ?? path.join(dir, 'journal.sqlite') },
+      store: { ...o.config.store, path: storeOf(0) },
     };
     const jitter = new Rng(o.seed).fork('daemon/jitter');
     // The ids' entropy is seeded too: they appear in the report's warnings.
@@ -117,6 +146,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       reload: { load: { configFiles: [], env: {}, cwd: dir }, watch: false },
       tuning: { ...o.tuning, engine: { ...o.tuning?.engine, clientOrderIdEntropy: entropy } },
       ...(o.reconciler === undefined ? {} : { reconciler: o.reconciler }),
+      ...(parties === undefined ? {} : { parties }),
     });
     daemon = built;
     o.onDaemon?.(built);
@@ -149,8 +179,9 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     const step = o.stepMs ?? 60_000;
     // The figures read the party's placement calls and no events: the rest is dropped as the run
     // goes (the polls of a day are most of a run's memory otherwise).
+    const mine = new Set(partyIds);
     const keepCall = (c: { partyId: string | null; endpoint: string }): boolean =>
-      c.partyId === partyId && PARTY_CALLS.has(c.endpoint as never);
+      c.partyId !== null && mine.has(c.partyId) && PARTY_CALLS.has(c.endpoint as never);
     while (fake.now < end) {
       await fake.tickAsync(Math.min(step, end - fake.now));
       venue.engine.core.truth.compact({ events: false, keepCall });
@@ -158,7 +189,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     }
     const capture = captureTruth({
       venue,
-      partyId,
+      partyIds,
       pairs: config.pairs,
       start,
       end,

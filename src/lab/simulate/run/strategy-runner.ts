@@ -75,6 +75,7 @@ export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult
     seed: scenario.seed,
     durationMs: scenario.durationMs,
     tuning: simulatorDaemonTuning(scenario.latency),
+    ...(o.input.parties === undefined ? {} : { parties: o.input.parties }),
     ...(setup.reconciler === undefined ? {} : { reconciler: setup.reconciler }),
     onProgress: (elapsed: number) => {
       peakHeapMb = Math.max(peakHeapMb, heapMb());
@@ -86,7 +87,7 @@ export async function runStrategy(o: RunStrategyOptions): Promise<StrategyResult
   const { figures, detail } = runFigures(o.strategy, capture, tolerance);
   return {
     figures,
-    limit: venueLimit(capture.latencyRanges),
+    limit: venueLimit(capture.latencyRanges, capture.partyIds.length),
     series: o.withSeries ? chartSeries(detail, capture.start, capture.end) : null,
     cost: { wallMs: performance.now() - started, peakHeapMb: Math.max(peakHeapMb, heapMb()) },
   };

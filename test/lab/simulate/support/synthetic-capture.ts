@@ -224,7 +224,7 @@ export function syntheticCapture(over: Partial<SimCapture> = {}): SimCapture {
   return {
     start: 0,
     end: 1000 * S,
-    partyId: PARTY,
+    partyIds: [PARTY],
     pairs: [PAIR],
     orders,
     trades: [

@@ -1,0 +1,205 @@
+/**
+ * The firm's parties, when the daemon runs several (config `parties`): each party's venue client
+ * (its own API key, and its own venue URLs where they differ), its preflight, its wallet, and the
+ * firm engine built over an order engine per party (`execution/firm/firm-engine.ts`).
+ *
+ * The first party is the primary: the market data pollers read through its client (books,
+ * trades and pairs are public and the same for every party), and its journal is `store.path`,
+ * so a daemon that grows from one party to several keeps its journal. Every other party's
+ * journal is its own `storePath`, by default `store.path` with the party's name before the
+ * extension. The firm's balances are every party's read at once and summed; its account is the
+ * primary's with the open-order and per-minute limits summed over the parties (each party has
+ * its own, and each party's pipeline keeps within its own).
+ */
+import type { MmConfig } from '../../config/schema.js';
+import { verificationOf } from '../../config/sections/signing.js';
+import type { TradingEngine } from '../../execution/engine-types.js';
+import { executionSettings } from '../../execution/execution-settings.js';
+import { FirmEngine } from '../../execution/firm/firm-engine.js';
+import type { AllocationPolicy } from '../../execution/firm/party-allocator.js';
+import { PartyWallets } from '../../execution/firm/party-wallets.js';
+import { OrderEngine } from '../../execution/order-engine.js';
+import type { FirmReads } from '../../market/market-pollers.js';
+import type { VenueClient } from '../../venue/client.js';
+import type { Account, Balance } from '../../venue/schemas.js';
+import type { DaemonOptions } from '../daemon-types.js';
+import { passPreflight, type EngineStart, type StartupDeps } from './startup.js';
+import type { PreflightReport } from './preflight.js';
+import { createDaemonVenueClient } from './venue-client.js';
+import type { PartyIdentity } from './party-identity.js';
+import { partyStorePath } from './party-store.js';
+
+export type { PartyIdentity } from './party-identity.js';
+export { partyStorePath } from './party-store.js';
+
+/** A party's passed preflight. */
+type Passed = PreflightReport & { account: Account };
+
+/** See the module doc. */
+export class FirmParties {
+  readonly venues: readonly VenueClient[];
+  readonly wallets: PartyWallets;
+  private readonly passed = new Map<string, Passed>();
+
+  constructor(
+    readonly identities: readonly PartyIdentity[],
+    private readonly o: Pick<DaemonOptions, 'config' | 'clock' | 'transport' | 'random' | 'venueHooks'> & {
+      readonly policy: AllocationPolicy;
+    },
+  ) {
+    if (identities.length < 2) throw new RangeError('a firm of parties needs at least two');
+    const names = new Set(identities.map((p) => p.name));
+    if (names.size !== identities.length) throw new RangeError('party names must be unique');
+    this.venues = identities.map((p) => createDaemonVenueClient({ ...o, config: partyConfig(o.config, p) }));
+    this.wallets = new PartyWallets(identities.map((p) => p.name));
+  }
+
+  /** The primary's client: the market data pollers read through it. */
+  get primary(): VenueClient {
+    return this.venues[0]!;
+  }
+
+  /** The firm's balances and account, for the market pollers. */
+  reads(): FirmReads {
+    return {
+      balances: async (signal) => {
+        const results = await Promise.allSettled(this.venues.map((v) => v.getBalances({ signal })));
+        const at = this.o.clock.now();
+        results.forEach((r, i) => {
+          if (r.status === 'fulfilled') this.wallets.record(this.identities[i]!.name, at, r.value);
+        });
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        try {
+          return this.wallets.firm();
+        } catch {
+          throw failed?.reason ?? new Error('the balances of a party were never read');
+        }
+      },
+      account: async (signal) => this.firmAccount(await this.primary.getAccount({ signal })),
+    };
+  }
+
+  /**
+   * Runs every party's preflight until each passes (at once, each retried on the slow timer);
+   * `onReport` gets the primary's reports. Resolves with the primary's passing report (its
+   * balances the firm's, its account limits the firm's), or null when closed first.
+   */
+  async preflight(deps: StartupDeps, onReport: (report: PreflightReport) => void): Promise<Passed | null> {
+    const reports = await Promise.all(
+      this.identities.map((p, i) =>
+        passPreflight(
+          { ...deps, venue: this.venues[i]!, signer: p.signer, logger: deps.logger.child({ party: p.name }) },
+          i === 0 ? onReport : () => undefined,
+        ),
+      ),
+    );
+    if (reports.some((r) => r === null)) return null;
+    const at = this.o.clock.now();
+    reports.forEach((r, i) => {
+      const name = this.identities[i]!.name;
+      this.passed.set(name, r!);
+      if (r!.balances !== undefined) this.wallets.record(name, at, r!.balances);
+    });
+    const primary = reports[0]!;
+    let balances: Balance[] | undefined;
+    try {
+      balances = this.wallets.firm();
+    } catch {
+      balances = undefined;
+    }
+    return {
+      ...primary,
+      account: this.firmAccount(primary.account),
+      ...(balances === undefined ? {} : { balances }),
+    };
+  }
+
+  /** A builder of the firm engine over a fresh order engine per party (after the preflight). */
+  builder(
+    deps: StartupDeps,
+    start: Omit<EngineStart, 'partyId' | 'clientOrderIdPrefix'>,
+    pairOf: FirmPairOf,
+  ): () => TradingEngine {
+    const { config } = deps;
+    return () => {
+      const parties = this.identities.map((p, i) => {
+        const passed = this.passed.get(p.name);
+        if (passed === undefined) throw new Error(`party ${p.name} has not passed its preflight`);
+        const engine = new OrderEngine({
+          venue: this.venues[i]!,
+          signer: p.signer,
+          partyId: passed.account.partyId,
+          clientOrderIdPrefix: passed.account.clientOrderIdPrefix,
+          clock: deps.clock,
+          storePath: partyStorePath(config.store.path, p, i),
+          recovery: config.recovery,
+          settings: executionSettings(config.execution, start.tuning?.execution),
+          ...(start.policy === undefined ? {} : { policy: start.policy }),
+          verification: verificationOf(config.signing),
+          ...(start.tuning?.eviction === undefined ? {} : { eviction: start.tuning.eviction }),
+          ...(start.tuning?.clientOrderIdEntropy === undefined
+            ? {}
+            : { clientOrderIdEntropy: start.tuning.clientOrderIdEntropy }),
+          ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
+        });
+        return {
+          name: p.name,
+          engine,
+          pairs: p.pairs ?? null,
+          sides: p.sides ?? null,
+          maxOpenOrders: passed.account.limits.maxOpenOrders,
+        };
+      });
+      return new FirmEngine({
+        parties,
+        clock: deps.clock,
+        policy: this.o.policy,
+        wallets: this.wallets,
+        pairOf,
+      });
+    };
+  }
+
+  /** Closes every party's client but the primary's (the daemon closes that one). */
+  async closeOthers(): Promise<void> {
+    await Promise.all(this.venues.slice(1).map((v) => v.close()));
+  }
+
+  /** The primary's account with each limit summed over the parties that passed (each has its own). */
+  private firmAccount(primary: Account): Account {
+    const sum = (pick: (a: Account) => number | null): number | null => {
+      let total = 0;
+      for (const p of this.identities) {
+        const a = p.name === this.identities[0]!.name ? primary : this.passed.get(p.name)?.account;
+        const v = a === undefined ? null : pick(a);
+        if (v === null) return null;
+        total += v;
+      }
+      return total;
+    };
+    return {
+      ...primary,
+      limits: {
+        ...primary.limits,
+        maxOpenOrders: sum((a) => a.limits.maxOpenOrders),
+        ordersPerMinute: sum((a) => a.limits.ordersPerMinute),
+      },
+    };
+  }
+}
+
+/** Base and quote of a pair, from the market state. */
+export type FirmPairOf = (pair: string) => { readonly base: string; readonly quote: string } | undefined;
+
+/** The config as party `p` sees it: its API key and venue URLs. */
+function partyConfig(config: MmConfig, p: PartyIdentity): MmConfig {
+  return {
+    ...config,
+    venue: {
+      ...config.venue,
+      apiKey: p.apiKey,
+      baseUrl: p.baseUrl ?? config.venue.baseUrl,
+      submitUrl: p.submitUrl ?? config.venue.submitUrl,
+    },
+  };
+}

@@ -1,0 +1,349 @@
+/**
+ * Several parties run as one market maker: an order engine per party — its own journal,
+ * recovery, placement pipeline (one placement in flight), cancel pool, orders poller and
+ * unknown-order resolution, all under its own API key and signing key — behind the one facade
+ * the daemon trades through (`TradingEngine`). The daemon sees the firm: its orders on every
+ * party, its inventory summed over every party's holdings.
+ *
+ * - `place` asks the allocator (`party-allocator.ts`) which party takes the placement: the one
+ *   whose pipeline frees first and whose own wallet can fund it (or the configured fixed one);
+ * - `cancel` goes through the party that owns the order, always;
+ * - a party whose placement is refused because its key is refused or its account suspended drops
+ *   out for `dropoutMs`, loudly (a `party-state` event), and the others carry on; one refused
+ *   for funds drops out until its next balances read. A party is tried again after that.
+ *
+ * The first party is the primary: its journal's `meta` holds the firm's state (the daily loss
+ * guard's), its recovery report is the one returned, its orders poller is reported first.
+ */
+import type { Clock } from '../../core/clock.js';
+import type { Dec } from '../../core/decimal.js';
+import type { Side } from '../../core/order-terms.js';
+import type { FillMarkInput, FillRecord } from '../../orders/journal/index.js';
+import { isAccountFailure, isCredentialFailure } from '../../venue/errors.js';
+import type { CancelOptions } from '../cancel/cancel-pool.js';
+import type {
+  CloseOptions,
+  EngineEvent,
+  EngineControlLog,
+  EngineMeta,
+  EnginePhase,
+  OrdersView,
+  TradingEngine,
+} from '../engine-types.js';
+import type { CancelOutcome, PlacementOutcome } from '../execution-events.js';
+import type { InventoryView } from '../inventory.js';
+import type { OrderEngine } from '../order-engine.js';
+import type { PlaceOptions, PlacementIntent } from '../placement/placement-intent.js';
+import type { OrdersPoller } from '../resolve/orders-poller.js';
+import type { RecoveryReport } from '../resolve/recovery.js';
+import { FirmFills } from './firm-fills.js';
+import { FirmInventory, FirmOrders } from './firm-views.js';
+import { allocate, type AllocationPolicy, type PartyLoad } from './party-allocator.js';
+import type { FundsLock, PartyWallets } from './party-wallets.js';
+
+/** One party of the firm. */
+export interface FirmParty {
+  readonly name: string;
+  readonly engine: OrderEngine;
+  /** Pairs and sides it serves; null: all. */
+  readonly pairs: readonly string[] | null;
+  readonly sides: readonly Side[] | null;
+  /** Its account's open-order cap (GET /account), null when unknown. */
+  readonly maxOpenOrders: number | null;
+}
+
+/** Options of {@link FirmEngine}. */
+export interface FirmEngineOptions {
+  /** At least one; the first is the primary. Names unique. */
+  readonly parties: readonly FirmParty[];
+  readonly clock: Clock;
+  readonly policy: AllocationPolicy;
+  readonly wallets: PartyWallets;
+  /** Base and quote of a pair (from the market snapshot), for funding checks. */
+  readonly pairOf: (pair: string) => { readonly base: string; readonly quote: string } | undefined;
+  /** How long a party whose key or account was refused stays out, ms. Default 60 s. */
+  readonly dropoutMs?: number;
+}
+
+/** A party's state, for the status page and metrics. */
+export interface PartyReport {
+  readonly name: string;
+  readonly active: boolean;
+  /** Why it is out, when it is. */
+  readonly reason: string | null;
+  readonly queued: number;
+  readonly busySince: number | null;
+  /** Busy ms since the engine started (placements queued or running), for the busy share. */
+  readonly busyMs: number;
+  readonly openOrders: number;
+  readonly placed: number;
+  readonly refused: number;
+  readonly funds: ReadonlyMap<string, Dec> | null;
+}
+
+/** A party's own state inside the facade. */
+interface PartySlot extends FirmParty {
+  out: { until: number; reason: string; untilPoll: number | null } | null;
+  readonly handedOut: Map<number, FundsLock & { readonly slot: string }>;
+  busySince: number | null;
+  busyMs: number;
+  placed: number;
+  refused: number;
+}
+
+/** See the module doc. */
+export class FirmEngine implements TradingEngine {
+  readonly orders: OrdersView;
+  readonly inventory: InventoryView;
+  private readonly slots: PartySlot[];
+  private readonly listeners = new Set<(e: EngineEvent) => void>();
+  private readonly fills: FirmFills;
+  private nextHandout = 0;
+
+  constructor(private readonly o: FirmEngineOptions) {
+    if (o.parties.length === 0) throw new RangeError('a firm needs at least one party');
+    const names = new Set(o.parties.map((p) => p.name));
+    if (names.size !== o.parties.length) throw new RangeError('party names must be unique');
+    this.slots = o.parties.map((p) => ({
+      ...p,
+      out: null,
+      handedOut: new Map(),
+      busySince: null,
+      busyMs: 0,
+      placed: 0,
+      refused: 0,
+    }));
+    this.orders = new FirmOrders(() => this.liveEngines().map((e) => e.orders));
+    this.inventory = new FirmInventory(() => this.liveEngines().map((e) => e.inventory));
+    this.fills = new FirmFills(this.slots.map((s) => s.engine));
+    for (const s of this.slots) s.engine.subscribe((e) => this.emit(e));
+  }
+
+  /** The parties' names, primary first. */
+  get parties(): readonly string[] {
+    return this.slots.map((s) => s.name);
+  }
+
+  /** The engine of a party (status and tests), or undefined. */
+  engineOf(party: string): OrderEngine | undefined {
+    return this.slots.find((s) => s.name === party)?.engine;
+  }
+
+  /** The party that holds order `key`, or undefined. */
+  partyOf(key: string): string | undefined {
+    return this.slots.find((s) => s.engine.state !== 'created' && s.engine.orders.get(key) !== undefined)
+      ?.name;
+  }
+
+  /** The firm's phase: the least advanced of its parties'. */
+  get state(): EnginePhase {
+    const order: EnginePhase[] = ['failed', 'created', 'recovering', 'closing', 'closed', 'ready'];
+    const phases = this.slots.map((s) => s.engine.state);
+    for (const p of order) if (phases.includes(p)) return p;
+    return 'ready';
+  }
+
+  get meta(): EngineMeta {
+    return this.primary.meta;
+  }
+
+  /** The control log (pauses and resumes) is the primary party's journal's, as the meta is. */
+  get controlLog(): EngineControlLog {
+    return this.primary.controlLog;
+  }
+
+  get ignoredOrders(): number {
+    return this.slots.reduce((n, s) => n + s.engine.ignoredOrders, 0);
+  }
+
+  get ordersPoller(): OrdersPoller | null {
+    return this.primary.ordersPoller;
+  }
+
+  /** Every party's orders poller, with its party (the primary's is `ordersPoller`). */
+  ordersPollers(): { readonly party: string; readonly poller: OrdersPoller }[] {
+    return this.slots.flatMap((s) =>
+      s.engine.ordersPoller === null ? [] : [{ party: s.name, poller: s.engine.ordersPoller }],
+    );
+  }
+
+  get evicted(): number {
+    return this.slots.reduce((n, s) => n + s.engine.evicted, 0);
+  }
+
+  recordFillMarks(marks: readonly FillMarkInput[]): number {
+    let n = 0;
+    for (const s of this.slots) {
+      const own = marks.filter((m) => s.engine.orders.byOrderId(m.orderId) !== undefined);
+      if (own.length > 0) n += s.engine.recordFillMarks(own);
+    }
+    return n;
+  }
+
+  fillsAfter(seq: number): FillRecord[] {
+    return this.fills.after(seq);
+  }
+
+  subscribe(listener: (e: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts every party's engine (their recoveries run at once); the primary's report. */
+  async start(): Promise<RecoveryReport> {
+    const reports = await Promise.all(this.slots.map((s) => s.engine.start()));
+    return reports[0]!;
+  }
+
+  /** Hands `intent` to the party the allocator picks; see the module doc. Never rejects. */
+  async place(intent: PlacementIntent, options: PlaceOptions = {}): Promise<PlacementOutcome> {
+    const now = this.o.clock.now();
+    this.readmit(now);
+    const pair = this.o.pairOf(intent.pair);
+    const ref = { intentId: 'firm', slot: intent.slot, key: null, clientOrderId: null, orderId: null };
+    if (pair === undefined || intent.price === null)
+      return { ...ref, kind: 'refused', code: 'INVALID_INTENT' };
+    const request = {
+      ...pair,
+      pair: intent.pair,
+      side: intent.side,
+      price: intent.price,
+      quantity: intent.quantity,
+    };
+    const chosen = allocate(
+      this.slots.map((s) => this.load(s, pair)),
+      request,
+      this.o.policy,
+    );
+    if (chosen.party === null) {
+      if (chosen.reason === 'unfunded') return { ...ref, kind: 'insufficient-balance' };
+      if (chosen.reason === 'at-cap') return { ...ref, kind: 'max-open-orders' };
+      return { ...ref, kind: 'refused', code: 'NO_ACTIVE_PARTY' };
+    }
+    const slot = this.slots.find((s) => s.name === chosen.party)!;
+    const id = this.nextHandout++;
+    slot.handedOut.set(id, { ...request, slot: intent.slot });
+    if (slot.busySince === null) slot.busySince = now;
+    try {
+      const outcome = await slot.engine.place(intent, options);
+      this.observe(slot, outcome);
+      return outcome;
+    } finally {
+      slot.handedOut.delete(id);
+      const end = this.o.clock.now();
+      if (slot.handedOut.size === 0 && slot.busySince !== null) {
+        slot.busyMs += end - slot.busySince;
+        slot.busySince = null;
+      }
+    }
+  }
+
+  /** Cancels `key` through the party that holds it (`unknown-order` when none does). */
+  cancel(key: string, options: CancelOptions = {}): Promise<CancelOutcome> {
+    const party = this.partyOf(key);
+    const engine = this.slots.find((s) => s.name === party)?.engine;
+    if (engine === undefined)
+      return Promise.resolve({ key, orderId: null, filled: null, kind: 'unknown-order' });
+    return engine.cancel(key, options);
+  }
+
+  async cancelAll(reason = 'cancel-all'): Promise<CancelOutcome[]> {
+    const all = await Promise.all(this.slots.map((s) => s.engine.cancelAll(reason)));
+    return all.flat();
+  }
+
+  /** Closes every party's engine within the one bound. */
+  async close(options: CloseOptions = {}): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.engine.close(options)));
+  }
+
+  /** Every party's state, primary first. */
+  report(): PartyReport[] {
+    const now = this.o.clock.now();
+    return this.slots.map((s) => ({
+      name: s.name,
+      active: s.out === null,
+      reason: s.out?.reason ?? null,
+      queued: s.handedOut.size,
+      busySince: s.busySince,
+      busyMs: s.busyMs + (s.busySince === null ? 0 : now - s.busySince),
+      openOrders: s.engine.state === 'created' ? 0 : s.engine.orders.active().length,
+      placed: s.placed,
+      refused: s.refused,
+      funds: this.fundsOf(s),
+    }));
+  }
+
+  private get primary(): OrderEngine {
+    return this.slots[0]!.engine;
+  }
+
+  private liveEngines(): OrderEngine[] {
+    return this.slots.map((s) => s.engine).filter((e) => e.state !== 'created' && e.state !== 'failed');
+  }
+
+  private fundsOf(s: PartySlot): Map<string, Dec> | null {
+    const orders = s.engine.state === 'created' ? [] : s.engine.orders.active();
+    return this.o.wallets.funds(s.name, orders, [...s.handedOut.values()], this.o.pairOf);
+  }
+
+  private load(s: PartySlot, _pair: { base: string; quote: string }): PartyLoad {
+    return {
+      name: s.name,
+      active: s.out === null,
+      pairs: s.pairs,
+      sides: s.sides,
+      queued: s.handedOut.size,
+      busySince: s.busySince,
+      openOrders: (s.engine.state === 'created' ? 0 : s.engine.orders.active().length) + s.handedOut.size,
+      maxOpenOrders: s.maxOpenOrders,
+      funds: this.fundsOf(s),
+    };
+  }
+
+  /** Drops a party out after a refusal of its key, account or funds. */
+  private observe(s: PartySlot, outcome: PlacementOutcome): void {
+    const now = this.o.clock.now();
+    if (outcome.kind === 'placed' || outcome.kind === 'ended') {
+      s.placed += 1;
+      return;
+    }
+    let reason: string | null = null;
+    let untilPoll: number | null = null;
+    if (outcome.kind === 'refused' && isCredentialFailure(outcome.code))
+      reason = `API key refused (${outcome.code})`;
+    else if (outcome.kind === 'refused' && isAccountFailure(outcome.code))
+      reason = `account cannot trade (${outcome.code})`;
+    else if (outcome.kind === 'insufficient-balance') {
+      reason = 'out of funds for a placement';
+      untilPoll = this.o.wallets.last(s.name)?.at ?? 0;
+    }
+    if (reason === null) return;
+    s.refused += 1;
+    if (s.out !== null) return;
+    s.out = { until: now + (this.o.dropoutMs ?? 60_000), reason, untilPoll };
+    this.emit({ type: 'party-state', party: s.name, active: false, reason, at: now });
+  }
+
+  /** Takes back the parties whose time out is over (funds: once their balances were read again). */
+  private readmit(now: number): void {
+    for (const s of this.slots) {
+      if (s.out === null) continue;
+      const polledSince =
+        s.out.untilPoll !== null && (this.o.wallets.last(s.name)?.at ?? 0) > s.out.untilPoll;
+      if (now < s.out.until && !polledSince) continue;
+      s.out = null;
+      this.emit({ type: 'party-state', party: s.name, active: true, reason: null, at: now });
+    }
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        // Observers observe; a broken one never breaks execution.
+      }
+    }
+  }
+}

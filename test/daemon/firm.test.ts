@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dec, ZERO } from '../../src/core/decimal.js';
+import { loadConfig } from '../../src/config/load.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import type { DaemonEvent } from '../../src/daemon/daemon-types.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { signerFromSeed } from '../../src/signing/ed25519-signer.js';
+import { fakeClockVenue, registerTestAccount } from '../support/sim-harness.js';
+import { baseConfig, T0 } from './support/daemon-env.js';
+
+/**
+ * A daemon running two parties as one market maker, in-process on the simulator under fake time:
+ * the quote cycle sees the firm (its inventory is both parties' holdings summed, its limits the
+ * sum of the parties'), both pipelines place, and the two parties never trade with each other.
+ */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function firmDaemon() {
+  const half = { USDC: '150000', BTC: '1.25', ETH: '25' };
+  const base = fakeClockVenue({
+    startAt: T0,
+    loopLimit: 1_000_000,
+    config: { seed: 11, bookProjectionLagMs: 500, market: { enabled: true } },
+    latency: 'fast',
+    account: { balances: half, ordersPerMinute: 60, maxOpenOrders: 30 },
+  });
+  const { fake, clock, venue } = base;
+  const signerB = signerFromSeed(randomBytes(32), 'raw');
+  const b = registerTestAccount(venue, signerB.publicKey, {
+    slug: 'testmm-b',
+    balances: half,
+    ordersPerMinute: 60,
+    maxOpenOrders: 30,
+  });
+  venue.startMarket();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-mm-firm-'));
+  const file = path.join(dir, 'daemon.json');
+  const cfg = baseConfig(path.join(dir, 'store.sqlite'));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ ...cfg, risk: { ...(cfg['risk'] as object), maxOpenOrders: 200 } }),
+  );
+  const load = { configFiles: [file], env: {}, cwd: dir };
+  const config = loadConfig(load);
+  const daemon = new Daemon({
+    config,
+    clock,
+    signer: base.signer,
+    logger: createLogger({ level: 'silent' }),
+    transport: venue.createTransport(),
+    random: () => 0.5,
+    reload: { load, watch: false },
+    tuning: { retryMs: 5_000 },
+    parties: [
+      { name: 'a', signer: base.signer, apiKey: base.apiKey },
+      { name: 'b', signer: signerB, apiKey: b.apiKey },
+    ],
+  });
+  const events: DaemonEvent[] = [];
+  daemon.subscribe((e) => {
+    if (e.type === 'party-state' || e.type === 'party-funding' || e.type === 'foreign-order') events.push(e);
+  });
+  cleanups.push(async () => {
+    let closed = false;
+    const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
+    for (let i = 0; i < 400 && !closed; i++) await fake.tickAsync(500);
+    await closing;
+    await venue.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const parties = { a: base.partyId, b: b.partyId };
+  const run = async (ms: number): Promise<void> => {
+    for (let t = 0; t < ms; t += 500) await fake.tickAsync(500);
+  };
+  return { daemon, venue, parties, run, events, dir };
+}
+
+describe('a daemon of two parties', () => {
+  it('quotes as one market maker: both pipelines place, the firm position is the sum, no self-trade', async () => {
+    const { daemon, venue, parties, run, events, dir } = await firmDaemon();
+    void daemon.start();
+    await run(15 * 60_000);
+    expect(daemon.phase).toBe('running');
+    const ids = [parties.a, parties.b];
+    const commits = (id: string) =>
+      venue.truth.commits().filter((c) => c.partyId === id && c.kind === 'place' && c.ok);
+    expect(commits(parties.a).length).toBeGreaterThan(3);
+    expect(commits(parties.b).length).toBeGreaterThan(3);
+    // Each party has its own journal: the primary store.path, the other named after it.
+    expect(fs.existsSync(path.join(dir, 'store.sqlite'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'store.b.sqlite'))).toBe(true);
+    const trades = venue.truth.trades();
+    const own = trades.filter(
+      (t) => ids.includes(t.maker.partyId ?? '') || ids.includes(t.taker.partyId ?? ''),
+    );
+    expect(own.length).toBeGreaterThan(0);
+    expect(
+      own.filter((t) => ids.includes(t.maker.partyId ?? '') && ids.includes(t.taker.partyId ?? '')),
+    ).toEqual([]);
+    // The firm's position per pair is the sum of both parties' fills on the venue.
+    for (const pair of ['BTC/USDC', 'ETH/USDC']) {
+      let truth = ZERO;
+      for (const t of own.filter((x) => x.pair === pair)) {
+        const makerMine = ids.includes(t.maker.partyId ?? '');
+        const side = makerMine ? (t.takerSide === 'BUY' ? 'SELL' : 'BUY') : t.takerSide;
+        truth = side === 'BUY' ? truth.plus(dec(t.quantity)) : truth.minus(dec(t.quantity));
+      }
+      expect(daemon.engine!.inventory.get(pair).base.toFixed()).toBe(truth.toFixed());
+    }
+    // The firm's report names both parties, and no party dropped out.
+    expect(daemon.partyReport().map((p) => [p.name, p.active])).toEqual([
+      ['a', true],
+      ['b', true],
+    ]);
+    expect(events.filter((e) => e.type === 'party-state' || e.type === 'foreign-order')).toEqual([]);
+    // The account limits the risk gate sees are the parties' summed (30 + 30).
+    expect(daemon.lastCycle!.snapshot.account!.maxOpenOrders).toBe(60);
+  });
+});
