@@ -6,8 +6,10 @@
  * +5/30/60/300 s once the daemon has measured them. Rows stream from a SQLite cursor: a history
  * of any length is never held in memory.
  */
+import { resolve } from 'node:path';
 import type { MmConfig } from '../config/schema.js';
 import type { FillHistoryFilter } from '../orders/journal/index.js';
+import { partyStorePath } from '../daemon/startup/party-store.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
 import {
   CSV_HEADER,
@@ -38,8 +40,9 @@ Options:
                        (UTC midnight), or a time ago such as 90s, 30m, 8h, 7d.
       --until T        Fills before T (same forms).
   -p, --pair PAIR      Only this pair, e.g. BTC/USDC.
-      --party X        Only fills of party X. The journal records no party yet (null: the store's
-                       one party), so today this matches no fill; it is ready for several parties.
+      --party X        Only fills of party X, a name of firm.parties: its journal alone (with
+                       several parties every party's journal is read, each fill labelled with
+                       its party). With one party the column is empty and this matches no fill.
       --format F       table (default), csv (RFC 4180, header line, for a spreadsheet) or json
                        (an array of objects).
   -h, --help           Show this help.
@@ -106,31 +109,86 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
   return list(config, filter, (values.format ?? 'table') as Format, io);
 }
 
-/** Streams the matching fills in `format`. */
-function list(config: MmConfig, filter: FillHistoryFilter, format: Format, io: CommandIo): number {
-  const read = readJournal(config.store.path);
-  if (read.kind !== 'open') {
-    if (read.kind === 'error') {
-      io.stderr(`ledger-mm fills: ${describeJournalRead(read)}\n`);
+/** One journal to read: the store's one party (null), or a party of the firm by name. */
+interface FillStore {
+  readonly party: string | null;
+  readonly path: string;
+}
+
+/**
+ * The journals to read: `store.path` for one party; with `firm.parties`, every party's journal
+ * (`--party NAME` keeps that party's alone), its rows labelled with the party's name.
+ */
+function storesOf(
+  config: MmConfig,
+  filter: FillHistoryFilter,
+  cwd: string,
+): { stores: FillStore[]; filter: FillHistoryFilter } {
+  if (config.firm.parties.length === 0) return { stores: [{ party: null, path: config.store.path }], filter };
+  const { party, ...rest } = filter;
+  const stores = config.firm.parties
+    .map((p, i) => ({
+      party: p.name,
+      path: partyStorePath(
+        config.store.path,
+        { name: p.name, ...(p.storePath === undefined ? {} : { storePath: resolve(cwd, p.storePath) }) },
+        i,
+      ),
+    }))
+    .filter((s) => party === undefined || s.party === party);
+  return { stores, filter: rest };
+}
+
+/** Streams the matching fills in `format`, every journal's merged by time. */
+function list(config: MmConfig, wanted: FillHistoryFilter, format: Format, io: CommandIo): number {
+  const { stores, filter } = storesOf(config, wanted, io.cwd);
+  const reads = stores.map((s) => ({ store: s, read: readJournal(s.path) }));
+  const open = reads.flatMap((r) => (r.read.kind === 'open' ? [{ store: r.store, read: r.read }] : []));
+  const failed = reads.find((r) => r.read.kind === 'error');
+  if (failed !== undefined || open.length === 0) {
+    for (const r of open) closeJournalRead(r.read);
+    if (failed !== undefined) {
+      io.stderr(`ledger-mm fills: ${describeJournalRead(failed.read)}\n`);
       return EXIT.FAILED;
     }
     // No store yet: no fill. The machine formats stay parseable; the table says why.
     if (format === 'csv') io.stdout(CSV_HEADER);
     else if (format === 'json') io.stdout('[]\n');
-    else io.stdout(`${describeJournalRead(read)}\n`);
+    else io.stdout(`${reads.map((r) => describeJournalRead(r.read)).join('\n')}\n`);
     return EXIT.OK;
   }
   const out = writerOf(format, io);
   try {
-    for (const row of read.journal.fillHistory(filter)) out.row(fillLine(row));
+    const streams = open.map((o) => ({
+      store: o.store,
+      rows: o.read.journal.fillHistory(filter)[Symbol.iterator](),
+    }));
+    for (const { store, row } of mergeByTime(streams)) {
+      out.row(fillLine(store.party === null ? row : { ...row, party: row.party ?? store.party }));
+    }
     out.end();
   } catch (err) {
-    io.stderr(`ledger-mm fills: journal ${read.path} could not be read: ${errorText(err)}\n`);
+    io.stderr(`ledger-mm fills: a journal could not be read: ${errorText(err)}\n`);
     return EXIT.FAILED;
   } finally {
-    closeJournalRead(read);
+    for (const o of open) closeJournalRead(o.read);
   }
   return EXIT.OK;
+}
+
+/** Merges journals' rows (each oldest first) into one stream, oldest first, holding one row each. */
+function* mergeByTime<R extends { readonly at: number }>(
+  streams: readonly { readonly store: FillStore; readonly rows: Iterator<R> }[],
+): Generator<{ store: FillStore; row: R }> {
+  const heads = streams.map((s) => ({ ...s, next: s.rows.next() }));
+  for (;;) {
+    let best: (typeof heads)[number] | undefined;
+    for (const h of heads)
+      if (!h.next.done && (best === undefined || h.next.value.at < (best.next.value as R).at)) best = h;
+    if (best === undefined) return;
+    yield { store: best.store, row: best.next.value as R };
+    best.next = best.rows.next();
+  }
 }
 
 /** Writes rows as they come, in one format. */

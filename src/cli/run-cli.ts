@@ -1,3 +1,9 @@
+/**
+ * The CLI's dispatcher: picks the command registered in `commands.ts` by its name and runs it,
+ * and answers the top-level `--help` and `--version` itself. It owns the top-level usage text
+ * and the exit codes of a missing or unknown command (2, usage); a command's own options and
+ * help belong to the command. Above the daemon: `run` and `paper` start it from here.
+ */
 import { buildCommit, packageVersion } from '../observability/http/build-info.js';
 import { COMMANDS } from './commands.js';
 import { EXIT, type CommandIo } from './command.js';

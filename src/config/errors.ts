@@ -1,3 +1,9 @@
+/**
+ * The configuration's one error, {@link ConfigError}: every problem found by a load (key, bad
+ * value, where it came from, why it is refused), not just the first, and the operator's report
+ * of it. Values are rendered with secrets masked and API keys cut to their handle. Thrown by
+ * `load.ts`, reported by the CLI (exit 2) or, on a reload, logged while the old config stays.
+ */
 import { scrubText } from '../logging/redact.js';
 
 /** One configuration problem. */

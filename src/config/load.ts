@@ -1,3 +1,11 @@
+/**
+ * Loads the configuration: layers `config/default.json`, the `--config` files, the files of
+ * `LEDGER_MM_CONFIG` and the `LEDGER_MM_*` environment through convict, validates every leaf and
+ * the rules between keys, resolves the API key and relative paths, and returns one deeply frozen
+ * {@link MmConfig}, or a {@link ConfigError} naming every problem. It reads only the files: no
+ * process env, argv or cwd, so a reload calls it again. The first step of every command; the
+ * daemon is built from its result.
+ */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,11 @@
+/**
+ * Hot reload of a running daemon's configuration: on SIGHUP or a change to a config file, the
+ * {@link ConfigReloader} re-runs the whole load and swaps in only the `strategy` and `risk`
+ * sections, in one assignment; an invalid file leaves the config in force. It owns the file
+ * watches (including a ConfigMap's `..data` swap) and their debounce on the injected clock.
+ * `daemon/trading/live-config.ts` resolves the new params for the next quote cycle; credentials,
+ * URLs and the store never reload.
+ */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';

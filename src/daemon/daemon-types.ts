@@ -1,3 +1,10 @@
+/**
+ * The daemon's public types: its phases, its constructor and close options (transport, clock,
+ * signer, hot reload, the lab's reconciler seam), its timings with their defaults
+ * ({@link resolveTuning}), the report of a stop, and {@link DaemonEvent}, the one stream of
+ * everything it reports (the engine's events, phases, cycles, reloads, poll failures). Shared by
+ * the daemon's startup, trading and reporting parts and by the lab's rigs.
+ */
 import type { Clock } from '../core/clock.js';
 import type { ConfigError } from '../config/errors.js';
 import type { LoadConfigOptions } from '../config/load.js';

@@ -1,3 +1,9 @@
+/**
+ * The execution layer's waiting primitives: a validated geometric {@link Backoff} schedule and
+ * its delays, a pause on the injected clock that ends quietly on abort, and a race of a promise
+ * against an AbortSignal. Shared by the placement pipeline, the cancel pool, the confirmation and
+ * unknown-order reads and the daemon's stop; it owns no state of its own.
+ */
 import { sleep, type Clock } from '../core/clock.js';
 
 /** A geometric schedule: `initialMs`, then ×`factor` per step, capped at `maxMs`. */

@@ -1,3 +1,11 @@
+/**
+ * The plumbing the placement pipeline, the cancel pool and the unknown-order resolver share for
+ * one party: {@link ExecutionDeps} (venue client, order registry, signer, clock, observer, clear
+ * signing verifier, credential backoff) and {@link ExecutionContext}, which applies order events
+ * through the registry (the journal writes before each change), times each stage, raises alarms,
+ * runs the clear-signing check, signs and builds the submission body. The layer's last step
+ * before the venue client.
+ */
 import type { Clock } from '../core/clock.js';
 import { ObserverError, type OrderRegistry, type TransitionRecord } from '../orders/order-registry.js';
 import { ZERO } from '../core/decimal.js';

@@ -1,3 +1,11 @@
+/**
+ * The execution layer's facade for one party: {@link OrderEngine} opens the journal, recovers the
+ * party's orders against the venue, then accepts placements (the one-at-a-time pipeline) and
+ * cancels (the concurrent pool), with the confirmation resolver, the orders poller and the
+ * eviction of terminal orders behind it. It owns the engine's lifecycle (start, close in reverse,
+ * journal last) and its event stream. The daemon hands it the risk gate's verdicts; it is the
+ * layer between them and the venue client.
+ */
 import { openJournal, type FillMarkInput, type FillRecord, type Journal } from '../orders/journal/index.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { CancelOptions } from './cancel/cancel-pool.js';

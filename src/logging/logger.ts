@@ -1,3 +1,10 @@
+/**
+ * The daemon's logger: {@link createLogger} builds pino (JSON lines on stdout, or pretty lines
+ * for a terminal) with the redaction of `redact.ts` applied to every call, every child binding
+ * and every finished line, so no API key or secret reaches a log. Built once by the daemon's
+ * entry (and by the watchdog and the lab's runs) and handed down; the pure strategy, reconciler
+ * and risk gate take no logger.
+ */
 import pino, {
   type Bindings,
   type ChildLoggerOptions,

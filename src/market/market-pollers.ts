@@ -1,3 +1,11 @@
+/**
+ * The pollers, the first stage of the data flow: {@link MarketPollers} builds every market-data
+ * poller from config (the book and public trades of each pair, balances, account, pairs) on the
+ * generic `Poller`, with the venue's floors on the book and balances periods and jitter that only
+ * lengthens a period. It owns the pollers' lifecycle and writes every read into the
+ * {@link MarketState}, which the quote cycle turns into a snapshot; a refused key or a suspended
+ * account is recorded there too.
+ */
 import type { Clock } from '../core/clock.js';
 import { Poller, type PollerStats } from '../core/poller.js';
 import type { MarketConfig } from '../config/sections/market.js';

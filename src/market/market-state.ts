@@ -1,3 +1,10 @@
+/**
+ * The market as the pollers last saw it, between the pollers and the pure strategy:
+ * {@link MarketState} takes each parsed venue response (pairs, books, trades, balances, account,
+ * and the external and "exchanges" reference prices), turns wire strings into `Dec` once, and
+ * hands the quote cycle an immutable {@link MarketSnapshot}. It owns the per-pair views, the mid
+ * history and trade window, the key-failing and suspended flags, and each source's last success.
+ */
 import type { Dec } from '../core/decimal.js';
 import type { Account, Balance, OrderBook, Pair, PublicTrade } from '../venue/schemas.js';
 import type {

@@ -1,3 +1,9 @@
+/**
+ * A pair's mid-price history: the book's mid, and the bounded, strictly time-ordered, frozen list
+ * of mids that each book poll appends to (by age and by count). Pure functions; `MarketState`
+ * keeps the history per pair, the snapshot carries it, and the strategy estimates volatility
+ * from it.
+ */
 import { Dec } from '../core/decimal.js';
 import type { BookView, MidSample } from './market-snapshot.js';
 

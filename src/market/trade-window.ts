@@ -1,3 +1,9 @@
+/**
+ * A pair's window of recent public trades: {@link mergeTrades} merges each GET /trades poll
+ * (newest first, overlapping the last) into a bounded window, de-duplicated by tradeId and
+ * ordered by execution time, idempotently. Pure functions; `MarketState` keeps the window per
+ * pair and the snapshot hands it to the strategy.
+ */
 import type { TradeView } from './market-snapshot.js';
 
 /** The outcome of {@link mergeTrades}. */

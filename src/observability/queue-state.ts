@@ -1,3 +1,9 @@
+/**
+ * The execution queues as observability sees them: {@link QueueState} keeps the last figures the
+ * placement pipeline and the cancel pool reported (depth, in flight, oldest wait) and, since a
+ * queue reports only when it changes, projects the oldest wait to the time of a scrape or a
+ * `/status` read. It sets the queue gauges; it observes and never decides.
+ */
 import { msToSeconds } from './metrics/metric-number.js';
 import type { PipelineMetrics } from './metrics/pipeline-metrics.js';
 import type { QueueView } from './http/state-view.js';

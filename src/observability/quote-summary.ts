@@ -1,3 +1,8 @@
+/**
+ * One pair's live quotes at a glance, in `Dec`: best bid, best ask, spread in bps and whether
+ * both sides are quoted. A pure summary of the daemon's state view, shared by the metrics and
+ * `/status` so the two never disagree.
+ */
 import type { Dec } from '../core/decimal.js';
 import type { PairStateView } from './http/state-view.js';
 

@@ -1,3 +1,11 @@
+/**
+ * The own-orders registry: {@link OrderRegistry} holds every tracked order of the party and is
+ * the only writer of order state. Each change runs the pure state machine, is written ahead
+ * (the journal) before it is stored, and is then told to the observers. It owns the indexes from
+ * venue ids to local keys and the one-active-order-per-slot invariant. The quote cycle reads its
+ * orders for the strategy, the reconciler and the risk gate; the execution layer applies every
+ * venue answer through it.
+ */
 import { ZERO } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { Order } from '../venue/schemas.js';

@@ -1,18 +1,9 @@
-import { z } from 'zod';
-import {
-  ENDPOINT_KINDS,
-  type CallRecord,
-  type EndpointKind,
-  type GroundTruth,
-} from './truth/ground-truth.js';
-import { TAMPER_KINDS, type TamperKind } from './engine/prepared-transaction.js';
-import type { Rng } from './rng.js';
-
 /**
- * Fault injection. A fault fires on calls of one endpoint kind, either scheduled (from the
- * `at`-th call of that kind, for `times` consecutive calls) or by `probability` per call (from
- * the `at`-th, at most `times` times), and every firing is logged as a `fault` event and on the
- * call record. Kinds:
+ * Fault injection into the simulated venue: the fault specs (validated with zod) and the
+ * {@link FaultInjector}, which the router asks on every call what fires. A fault fires on calls
+ * of one endpoint kind, either scheduled (from the `at`-th call of that kind, for `times`
+ * consecutive calls) or by `probability` per call (from the `at`-th, at most `times` times), and
+ * every firing is logged as a `fault` event and on the call record. Kinds:
  *
  * - `error`: answer `status` (5xx) instead of the real answer. With `effect` the request is
  *   processed first (a prepare creates its order, a submit dispatches its commit), without it
@@ -26,6 +17,16 @@ import type { Rng } from './rng.js';
  *   its hash lies as `tamper` says (see `engine/prepared-transaction.ts`); the echo is honest.
  *   `price` and `quantity` apply to placements, `other-contract` to cancels.
  */
+import { z } from 'zod';
+import {
+  ENDPOINT_KINDS,
+  type CallRecord,
+  type EndpointKind,
+  type GroundTruth,
+} from './truth/ground-truth.js';
+import { TAMPER_KINDS, type TamperKind } from './engine/prepared-transaction.js';
+import type { Rng } from './rng.js';
+
 const Trigger = {
   id: z.string().min(1).optional(),
   /** The first call (1-based, per endpoint kind) the fault may fire on. */

@@ -1,3 +1,10 @@
+/**
+ * The simulated venue over real HTTP: {@link HttpFace} serves the router on two node:http
+ * servers, the trade API under `/v1` (with `/admin` for loopback clients only) and the
+ * submission host at `/submit`, bound to 127.0.0.1 by default. Paper mode, `ledger-mm sim-venue`
+ * and the tests that cross real HTTP reach it through the undici transport, as they would the
+ * real venue's two hosts.
+ */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from './router/router.js';

@@ -1,3 +1,9 @@
+/**
+ * The simulated venue without sockets: {@link InProcessTransport} is a venue-client `Transport`
+ * that hands each request straight to the router, routing by origin to the trade API, the
+ * submission host or `/admin`, with an abort rejecting at once. It lets tests and the
+ * accelerated simulations run the unchanged daemon against the same engine under fake timers.
+ */
 import { abortReason } from '../core/clock.js';
 import type { Transport, TransportRequest, TransportResponse } from '../venue/transport.js';
 import type { Router } from './router/router.js';

@@ -1,3 +1,9 @@
+/**
+ * The simulated venue's configuration (`config/sim.json`), validated with zod: seed, latency
+ * profile, faults, listed pairs, the accounts onboarded at start with their balances and limits,
+ * the book projection's lag, the contract's lifetimes and the market model. {@link loadSimConfig}
+ * reads and checks a file; `SimVenue` applies the defaults to what it is given.
+ */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';

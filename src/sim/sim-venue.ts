@@ -1,3 +1,10 @@
+/**
+ * The simulated venue in one object: {@link SimVenue} builds, from a sim config, a clock and a
+ * seed, the engine, router, faults, latency model and market model, onboards the config's
+ * accounts, and opens its faces (an in-process transport or HTTP on loopback). It stands where
+ * the real venue stands at the end of the data flow; paper mode, the tests and the lab's runs
+ * put the unchanged daemon in front of it.
+ */
 import { type Clock, systemClock } from '../core/clock.js';
 import { dec } from '../core/decimal.js';
 import type { Account as AccountWire } from '../venue/schemas.js';

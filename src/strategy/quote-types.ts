@@ -1,3 +1,10 @@
+/**
+ * The types that flow from the strategy to the reconciler and on: the {@link DesiredQuote} of a
+ * slot (with the funds it locks and its optional tolerance), a {@link QuoteSkip} with its
+ * reason, the {@link StrategyResult} of one snapshot, and the reconciler's {@link Action}s
+ * (place, ranked, or cancel) that the risk gate judges before execution. Plain data, and the
+ * slot id of a quote.
+ */
 import type { Dec } from '../core/decimal.js';
 import type { Side } from '../core/order-terms.js';
 

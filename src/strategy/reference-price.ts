@@ -1,3 +1,11 @@
+/**
+ * The strategy's first step for a pair: its reference price from the configured source (mid or
+ * microprice of the book without our own orders, last trade, static, the external feed, or the
+ * median of the "exchanges"), each with its freshness bound, or the reason there is none, in
+ * which case the pair is not quoted: no reference is ever guessed. Also the own-less book's best
+ * prices for the no-cross guard. Functions of the snapshot, no IO (the own-less book memoises
+ * its last answer).
+ */
 import type { Dec } from '../core/decimal.js';
 import { ZERO } from '../core/decimal.js';
 import { combineSources } from '../market/reference/combine-sources.js';

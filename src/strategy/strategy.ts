@@ -1,3 +1,10 @@
+/**
+ * The strategy, the pure stage between the market snapshot and the reconciler:
+ * {@link computeQuotes} turns one snapshot, our own orders, the wallet and the params into the
+ * quotes the daemon wants on the book (per pair: reference, inventory limits, the quoting model's
+ * distances, levels or a ladder, no-cross, tick rounding, price band, sizes; then funds across
+ * all pairs), and reports everything not quoted with its reason. No IO, no clock, no logs.
+ */
 import type { Dec } from '../core/decimal.js';
 import {
   BALANCES_PENDING,

@@ -1,3 +1,10 @@
+/**
+ * The venue client's options and their resolution: the two hosts' URLs (https, or http to
+ * loopback), the API key and its header, per-call timeouts on the injected clock (with the
+ * contract's 120 s floor on a submission), retry, jitter and the cursor parameter's name.
+ * {@link resolveOptions} validates all of them once, at construction, so a misconfigured client
+ * never reaches the venue.
+ */
 import type { Clock } from '../core/clock.js';
 import type { CursorParams, TimeoutClass } from './endpoints.js';
 import type { VenueHooks } from './exchange.js';

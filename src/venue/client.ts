@@ -1,3 +1,11 @@
+/**
+ * The venue client, the last stop of the data flow before the network: {@link VenueClient}
+ * speaks to both hosts (the trade API with the API key, the submission host without it) through
+ * an injected transport and clock, validates every response against its schema, and turns every
+ * failure into a {@link VenueError} keyed by code. It owns per-call timeouts and the retry of
+ * reads and keyed prepares; a submission is sent once and resolves to accepted, rejected or
+ * ambiguous, never retried. The pollers, the execution layer and the CLI's reads all use it.
+ */
 import type { z } from 'zod';
 import type { CallOptions, PrepareCancelResult, PrepareOrderResult, SubmitOutcome } from './call-types.js';
 import {

@@ -1,3 +1,10 @@
+/**
+ * The venue client for the real venue: {@link createLiveVenueClient} vets the options, then
+ * builds a `VenueClient` over an undici transport with one keep-alive pool for the API origin
+ * and one for the submit origin, on the system clock unless told otherwise. The daemon uses it
+ * when no transport is injected (live, and paper mode over HTTP), and so do the operator
+ * commands; the in-process simulator and tests give `VenueClient` their own transport.
+ */
 import { systemClock, type Clock } from '../core/clock.js';
 import { VenueClient } from './client.js';
 import { resolveOptions, type VenueClientOptions } from './client-options.js';

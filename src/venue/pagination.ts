@@ -1,3 +1,9 @@
+/**
+ * Cursor pagination for the venue client's lists: {@link walkPages} follows `nextCursor` page by
+ * page and fails with CLIENT_PROTOCOL on a repeated cursor or past a page bound, never
+ * truncating silently, so recovery and the operator commands never take a partial list of our
+ * orders for the whole.
+ */
 import { VenueError } from './errors.js';
 
 /** The default bound on pages fetched by one walk. */

@@ -1,3 +1,9 @@
+/**
+ * The live transport under the venue client: {@link UndiciTransport} keeps one undici keep-alive
+ * pool per allowed origin (the API host and the submission host), refuses any other origin,
+ * reads each body in full (a body cut after the status is reported truncated rather than
+ * rejected), and leaves every timeout to the client's injected clock.
+ */
 import { Pool } from 'undici';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 

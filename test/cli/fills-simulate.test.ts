@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { dec, ZERO, type Dec } from '../../src/core/decimal.js';
@@ -113,4 +114,50 @@ it('fills --format csv after a 2-hour simulate gives the ground truth fills, pri
   const measured = old.filter((r) => r.markout300s !== '' && r.markout5s !== '');
   expect(measured.length / old.length).toBeGreaterThan(0.9);
   expect(rows.records.every((r) => r.spreadBps !== '' && Number.isFinite(Number(r.spreadBps)))).toBe(true);
+}, 120_000);
+
+it('fills with two parties reads both journals: every fill labelled with its party, merged by time; --party keeps one', async () => {
+  const storePath = path.join(dir, 'firm', 'journal.sqlite');
+  const sc = loadScenario({
+    hours: 1,
+    seed: 3,
+    latency: 'realistic',
+    configFiles: [],
+    market: null,
+    cwd: dir,
+    env: {},
+  });
+  const capture = await runSimulation({
+    config: sc.config,
+    sim: sc.sim,
+    latency: sc.latency,
+    seed: sc.seed,
+    durationMs: sc.durationMs,
+    tuning: { engine: simulatorTuning(sc.latency), summaryMs: 600_000 },
+    storePath,
+    parties: 2,
+  });
+  const configFile = path.join(dir, 'firm.json');
+  const party = (name: string) => ({ name, apiKeyFile: `${name}.key`, signingKeyFile: `${name}.ed25519` });
+  fs.writeFileSync(
+    configFile,
+    JSON.stringify({ store: { path: storePath }, firm: { parties: [party('p1'), party('p2')] } }),
+  );
+  const fills = (extra: string[]) =>
+    runCaptured((io) => fillsCommand.run(['--config', configFile, '--format', 'csv', ...extra], io), {}, dir);
+  const all = await fills([]);
+  expect(all.stderr).toBe('');
+  expect(all.code).toBe(0);
+  const rows = csvRows(all.stdout).records;
+  // The party of each order on the venue, by name.
+  const nameOf = new Map(capture.partyIds.map((id, i) => [id, `p${i + 1}`]));
+  const partyOfOrder = new Map(capture.orders.map((o) => [o.orderId, nameOf.get(o.partyId)]));
+  expect(rows.length).toBeGreaterThan(10);
+  expect(new Set(rows.map((r) => r.party))).toEqual(new Set(['p1', 'p2']));
+  expect(rows.filter((r) => r.party !== partyOfOrder.get(r.orderId!))).toEqual([]);
+  const times = rows.map((r) => Date.parse(r.time!));
+  expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
+  const onlyP2 = csvRows((await fills(['--party', 'p2'])).stdout).records;
+  expect(onlyP2.length).toBe(rows.filter((r) => r.party === 'p2').length);
+  expect(onlyP2.every((r) => r.party === 'p2')).toBe(true);
 }, 120_000);

@@ -1,3 +1,10 @@
+/**
+ * The parameter table of the latency-aware quoting model: the `latency` block of a pair's
+ * strategy parameters, one {@link ParamSpec} row per key (doc, bounds, default). Its distances
+ * are in units of σ·√T over the pipeline's measured placement and cancel times, with assumed
+ * times until those are measured. `strategy-params.ts` embeds it in the pair table; the pure
+ * strategy reads the resolved values.
+ */
 import {
   type ParamSpec,
   BPS,

@@ -1,3 +1,7 @@
+/**
+ * The `log` config section: the minimum level and pretty (terminal) or JSON lines. A convict
+ * section in the `SchemaOf` form; `daemon/run-daemon.ts` builds the pino logger from it.
+ */
 import { LOG_LEVELS, type LogLevel } from '../../logging/levels.js';
 import type { SchemaOf } from '../define.js';
 import { BOOLEAN } from '../formats.js';

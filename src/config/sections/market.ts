@@ -1,3 +1,10 @@
+/**
+ * The `market` config section: the periods of the market-data pollers (book, public trades,
+ * balances, account, pairs), their jitter, and the bounded trade window and mid history kept per
+ * pair. It owns the floors the venue imposes (a book poll at most once a second, balances at most
+ * once a minute). The first stage of the data flow: `daemon/startup/market-feed.ts` starts the
+ * pollers that fill the market snapshot with these settings.
+ */
 import type { SchemaOf } from '../define.js';
 import { intFormat } from '../formats.js';
 

@@ -1,3 +1,8 @@
+/**
+ * The `metrics` config section: the address of the daemon's metrics and health HTTP server
+ * (`/metrics`, `/healthz`, `/readyz`, `/status`), loopback by default. Read by
+ * `daemon/reporting/observability-wiring.ts`; metrics observe and never decide.
+ */
 import type { SchemaOf } from '../define.js';
 import { HOST, PORT } from '../formats.js';
 

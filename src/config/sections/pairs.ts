@@ -1,3 +1,8 @@
+/**
+ * The top-level `pairs` key: the pairs the daemon quotes, named as GET /pairs names them. It is a
+ * single leaf rather than a section; the pollers, the strategy and the per-pair overrides of the
+ * `strategy` section are all keyed by it.
+ */
 import type { Leaf } from '../define.js';
 import { PAIRS } from '../formats.js';
 

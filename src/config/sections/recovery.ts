@@ -1,3 +1,8 @@
+/**
+ * The `recovery` config section: what startup recovery (`execution/resolve/recovery.ts`) does
+ * with a resting order of the party that the journal does not know: adopt it, cancel it, or
+ * ignore it.
+ */
 import type { SchemaOf } from '../define.js';
 
 /** What to do at startup with a resting order of the party that the journal does not know. */

@@ -1,3 +1,8 @@
+/**
+ * The `shutdown` config section: whether SIGTERM/SIGINT cancels every order the daemon holds,
+ * the bound on the whole stop, and how long to wait for orders of unknown outcome. The daemon
+ * passes these to its graceful stop (`daemon/lifecycle.ts`) unless its options override them.
+ */
 import type { SchemaOf } from '../define.js';
 import { BOOLEAN, intFormat } from '../formats.js';
 

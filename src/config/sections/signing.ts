@@ -1,3 +1,10 @@
+/**
+ * The `signing` config section: the party's Ed25519 key file and its permissions check, the
+ * public key's wire format, the only hash length the signer signs, and clear signing (the
+ * `verifyPrepared` policy, where the prepared transaction sits in the envelope, and how to read
+ * the venue's order template). {@link verificationOf} turns it into the order engine's
+ * verification options, checked between prepare and sign in the placement pipeline.
+ */
 import type { SchemaOf } from '../define.js';
 import { BOOLEAN, DAML_NAME, FIELD_PATHS, OPTIONAL_PATH, intFormat } from '../formats.js';
 import { DEFAULT_HASH_LENGTH } from '../../signing/ed25519-signer.js';

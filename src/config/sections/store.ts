@@ -1,3 +1,7 @@
+/**
+ * The `store` config section: the path of the SQLite order journal, which one process at a time
+ * may hold. The journal records every order transition before the venue IO that depends on it.
+ */
 import type { SchemaOf } from '../define.js';
 import { PATH } from '../formats.js';
 

@@ -1,3 +1,11 @@
+/**
+ * The strategy's parameter tables, in the `param-spec` style: {@link pairParamSpecs} (one pair's
+ * quoting parameters: reference source, spread, levels, inventory and skew, model, volatility,
+ * guards) and {@link reconcileParamSpecs} (the reconciler's tolerances). Each row is the single
+ * source of a key's doc, default and bounds; the `strategy` config section, the config types and
+ * the resolved params of the pure strategy and reconciler (`src/strategy/params.ts`) all derive
+ * from them. It also names the reference sources and the quoting models.
+ */
 import { latencyParamSpecs } from './latency-params.js';
 import { exchangesParamSpecs } from './reference-sources.js';
 import {

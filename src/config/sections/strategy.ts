@@ -1,3 +1,16 @@
+/**
+ * The `strategy` section: quoting parameters with defaults for every pair
+ * (`strategy.defaults`), per-pair overrides (`strategy.pairs`) and the reconciler's tolerances
+ * (`strategy.reconcile`).
+ *
+ * The parameters (doc, default, bounds) are the strategy's tables in `strategy-params.ts`;
+ * this section is built from them (`src/config/param-leaves.ts`), so a bad value is reported with
+ * its key and the reason. The same tables validate the per-pair overrides, which are a list
+ * (`[{"pair": "BTC/USDC", "spread": {"bidBps": 8}}]`) rather than a map keyed by pair: the loader
+ * accepts only sections and non-object leaves, and a pair name is not a key. Rules between keys
+ * (min ≤ max, a static source needs a price…) are `strategy-rules.ts`: the loader reports them,
+ * and `resolveStrategyParams` (`src/strategy/params.ts`), which the daemon calls, refuses them.
+ */
 import { z } from 'zod';
 
 import { partialSchemaOf } from '../param-spec.js';
@@ -19,20 +32,6 @@ export type {
   ReconcileConfig,
   StrategyConfig,
 } from './strategy-params.js';
-
-/**
- * The `strategy` section: quoting parameters with defaults for every pair
- * (`strategy.defaults`), per-pair overrides (`strategy.pairs`) and the reconciler's tolerances
- * (`strategy.reconcile`).
- *
- * The parameters (doc, default, bounds) are the strategy's tables in `strategy-params.ts`;
- * this section is built from them (`src/config/param-leaves.ts`), so a bad value is reported with
- * its key and the reason. The same tables validate the per-pair overrides, which are a list
- * (`[{"pair": "BTC/USDC", "spread": {"bidBps": 8}}]`) rather than a map keyed by pair: the loader
- * accepts only sections and non-object leaves, and a pair name is not a key. Rules between keys
- * (min ≤ max, a static source needs a price…) are `strategy-rules.ts`: the loader reports them,
- * and `resolveStrategyParams` (`src/strategy/params.ts`), which the daemon calls, refuses them.
- */
 
 /** The schema of one pair's parameters (the defaults section; overrides use the same rules). */
 export const pairStrategySchema: SchemaOf<PairStrategyConfig> = sectionOf(pairParamSpecs);

@@ -1,3 +1,10 @@
+/**
+ * The `venue` config section: the trade API and submission host URLs, the API key (from the
+ * environment or a key file, never from a config file) and how it is sent, per-call timeouts
+ * (with the contract's floor on a submission), the retry of idempotent calls, the cursor
+ * parameter and the connections per host. `daemon/startup/venue-client.ts` builds the venue
+ * client, the end of the data flow, from it.
+ */
 import type { SchemaOf } from '../define.js';
 import { BASE_URL, HTTP_URL, OPTIONAL_PATH, PARAM_NAME, SECRET_STRING, intFormat } from '../formats.js';
 import { MIN_SUBMIT_TIMEOUT_MS } from '../../venue/client-options.js';

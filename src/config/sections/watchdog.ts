@@ -1,3 +1,10 @@
+/**
+ * The `watchdog` config section, shared by the two processes so they read the same file: the
+ * dead-man switch's side (`ledger-mm watchdog`: where it reads the heartbeat, when the daemon
+ * counts as dead, its sweep of cancels, its own journal and metrics server) and the daemon's
+ * side (its heartbeat file, when /healthz turns dead, the watchdog's /status for cancels it did
+ * not make).
+ */
 import type { SchemaOf } from '../define.js';
 import {
   HOST,

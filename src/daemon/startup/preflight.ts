@@ -1,3 +1,10 @@
+/**
+ * The onboarding preflight: read-only checks that the API key works, the account is ACTIVE and
+ * fee-exempt, the configured pairs are listed and allowed, the balances read, and the signing key
+ * belongs to the party. It owns the check names, their report (every check, even after a failure)
+ * and its rendering. The daemon runs it at startup, again on a slow timer until it passes;
+ * `ledger-mm check` prints it. Nothing is signed before it passes.
+ */
 import { dec } from '../../core/decimal.js';
 import { checkPartyId } from '../../signing/fingerprint.js';
 import { VenueError, type ErrorCode } from '../../venue/errors.js';

@@ -1,3 +1,11 @@
+/**
+ * The provisional start (`execution.prepareBeforeBalances`): while the preflight's cold
+ * GET /balances is still being read, {@link ProvisionalStart} brings up the market pollers, the
+ * order engine's recovery and the quote loop with a plan that knows no balances, so the first
+ * placement is prepared and waits at the sign gate. It owns that start and its undoing: the
+ * preflight's verdict opens the gate, or {@link ProvisionalStart.abandon} refuses it and closes
+ * the engine, unsigned. Part of the daemon's startup, before the steady quote loop.
+ */
 import type { PlacementOutcome } from '../../execution/execution-events.js';
 import type { MarketPollers } from '../../market/market-pollers.js';
 import type { MarketState } from '../../market/market-state.js';

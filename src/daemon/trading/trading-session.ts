@@ -1,3 +1,11 @@
+/**
+ * The trading half of the daemon around one order engine: {@link TradingSession} builds the
+ * order dispatch and the quote cycle (snapshot → strategy → reconciler → risk gate → the
+ * engine's placement pipeline and cancel pool) and runs the daemon's loops. It keeps the daily
+ * loss state in the engine's journal (and reports its restores and failed saves) and sets the
+ * local wallet's baseline at each balances poll; the pure planning stays in the quote cycle's
+ * callees.
+ */
 import type { Clock } from '../../core/clock.js';
 import type { PollerStats } from '../../core/poller.js';
 import type { TradingEngine } from '../../execution/engine-types.js';

@@ -1,3 +1,11 @@
+/**
+ * The cancel pool, the concurrent path to the venue beside the one-at-a-time placement pipeline:
+ * {@link CancelPool} runs a bounded number of cancels at once (p-queue, by priority), one per
+ * order, in a queue of its own so a cancel never waits behind a placement. It owns that queue,
+ * the joining of repeated requests, the deferred cancel of an order that comes to rest, its
+ * queue events and its close/drain; each cancel's steps are a `CancelRun`. Fed by the quote
+ * cycle (the reconciler's cancels and the risk gate's own, after the gate), recovery and shutdown.
+ */
 import PQueue from 'p-queue';
 import { timeoutSignal } from '../../core/clock.js';
 import { isInFlight, isTerminal } from '../../orders/fsm/index.js';

@@ -1,3 +1,9 @@
+/**
+ * The types shared between the cancel pool and one `CancelRun`: the {@link CancelJob} the pool
+ * hands over (its three signals: before signing, the submission, the confirmation reads), an
+ * attempt's {@link Step}, and {@link settledBody}, the outcome of an order that no longer needs
+ * its cancel.
+ */
 import { isTerminal } from '../../orders/fsm/index.js';
 import type { TrackedOrder } from '../../orders/fsm/index.js';
 import type { AbortCause, CancelOutcome } from '../execution-events.js';

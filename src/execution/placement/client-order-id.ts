@@ -1,3 +1,9 @@
+/**
+ * The clientOrderId, the venue's idempotency key for a placement: {@link ClientOrderIdFactory}
+ * mints `<prefix><time36>-<seq36>-<entropy>` ids under the account's prefix, within the venue's
+ * 120-character cap, unique in the process and across restarts. The placement pipeline mints one
+ * per new intent and reuses it for every re-prepare, so a retried prepare never doubles an order.
+ */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 

@@ -1,3 +1,10 @@
+/**
+ * What enters the placement pipeline: a {@link PlacementIntent} (one order for one quote slot,
+ * money as `Dec`), the per-call {@link PlaceOptions}, and two pure helpers: the intent's
+ * malformation check and its POST /orders body under a clientOrderId. The daemon's order
+ * dispatch turns each placement the risk gate allowed into an intent; the pipeline's prepare step
+ * sends the body.
+ */
 import { toWire, ZERO } from '../../core/decimal.js';
 import type { Dec } from '../../core/decimal.js';
 import type { PrepareOrderBody } from '../../venue/schemas.js';

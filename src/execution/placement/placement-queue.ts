@@ -1,3 +1,9 @@
+/**
+ * The placement pipeline's queue: {@link PlacementQueue} runs one placement at a time (p-queue at
+ * concurrency 1), highest priority first, with at most one waiting intent per quote slot (a newer
+ * one supersedes it). It owns the waiting intents, their queue timeout and caller signals, and
+ * the running one; the pipeline supplies how a placement runs and how a dropped one ends.
+ */
 import PQueue from 'p-queue';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import type { AbortCause, PlacementOutcome } from '../execution-events.js';

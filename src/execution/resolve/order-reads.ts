@@ -1,3 +1,10 @@
+/**
+ * One read of our own order, GET /orders/{orderId}, as the execution layer uses it: fetched and
+ * classified ({@link OrderRead}: the order, a 404 that proves nothing about ownership, or a failed
+ * read), reported to the party's credential state, and applied to the tracked order through the
+ * state machine (a resting read confirms a submitted order). Shared by the confirmation reads,
+ * the unknown-order resolver and the cancel path; the reads that settle "did it commit?".
+ */
 import { dec } from '../../core/decimal.js';
 import { isRestingStatus } from '../../core/order-status.js';
 import { VenueError } from '../../venue/errors.js';

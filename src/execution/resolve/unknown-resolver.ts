@@ -1,3 +1,11 @@
+/**
+ * The unknown-order resolver: {@link UnknownResolver} runs, in the background, one read loop per
+ * order whose placement may or may not have committed (UNKNOWN after an ambiguous submit,
+ * SUBMITTED whose confirmation was cut short, SUBMITTING orphaned by a previous run), until the
+ * venue shows where it stands or the 5-minute rule settles it. It owns those loops; until one
+ * ends, the order keeps its slot blocked and counts as exposure. It only reads: nothing is sent
+ * again from here.
+ */
 import type { OrderState } from '../../orders/fsm/index.js';
 import type { Backoff } from '../backoff.js';
 import { confirmOrder, type ConfirmResult } from './confirm-order.js';

@@ -1,3 +1,11 @@
+/**
+ * The durable order journal (SQLite): {@link Journal} stores every order of ours, each state
+ * transition with the fills it produced, contract and order id histories, fill marks, meta values
+ * and the clientOrderId counter. A durable write is committed (fsync) when it returns, so the
+ * order registry writes here before the venue call that depends on the change; relaxed writes
+ * are grouped. It owns the store and its lock for one process; recovery, `fills` and
+ * `cancel-all` read it.
+ */
 import { systemClock } from '../../core/clock.js';
 import type { Clock } from '../../core/clock.js';
 import { ControlLog, type ControlChange, type ControlChangeInput } from './control-log.js';

@@ -1,3 +1,9 @@
+/**
+ * Opening the order journal: {@link openJournal} takes the store lock (one process per store),
+ * opens the SQLite file through the driver this Node can run, applies the connection pragmas and
+ * migrates the schema, then hands back the {@link Journal}. A read-only open, for operator tools
+ * beside a running daemon, takes no lock, migrates nothing and writes nothing.
+ */
 import { Database } from './sqlite-driver.js';
 import { systemClock } from '../../core/clock.js';
 import { decimalJsonCodec } from './codec.js';

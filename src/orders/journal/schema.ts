@@ -1,3 +1,9 @@
+/**
+ * The journal's SQLite schema and connection settings: the forward-only migrations (STRICT
+ * tables; money as decimal TEXT, never REAL; append-only fills and fill marks), the schema
+ * version, and the pragmas that make "journal before IO" hold (WAL with `synchronous = FULL`:
+ * a returned commit survives a crash and a power loss). Run by `openJournal` on every open.
+ */
 import type BetterSqlite3 from 'better-sqlite3';
 import { CONTROL_LOG_SQL } from './control-log.js';
 import { JournalSchemaError } from './errors.js';

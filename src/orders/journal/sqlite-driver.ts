@@ -1,5 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3';
-
 /**
  * The SQLite driver for this Node. better-sqlite3 12 and earlier derive their objects from
  * Node's internal `ObjectWrap`, whose destructor aborts the process on Node 24.19 and later when
@@ -9,6 +7,8 @@ import type BetterSqlite3 from 'better-sqlite3';
  * Node 20 it crashes at its first query). So: 13 on Node 22 and later, 12 (installed under the
  * alias `better-sqlite3-v12`) on Node 20. Both have the same API.
  */
+import type BetterSqlite3 from 'better-sqlite3';
+
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 const driver = NODE_MAJOR >= 22 ? await import('better-sqlite3') : await import('better-sqlite3-v12');

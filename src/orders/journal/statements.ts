@@ -1,3 +1,9 @@
+/**
+ * The journal's order, transition, id, fill and meta statements, prepared once per connection
+ * (the fill history's own are in `fill-history.ts`), the row shapes SQLite returns, and the
+ * mappings of `orders`, `fills` and `transitions` rows to the journal's records (decimal TEXT
+ * back to `Dec`, snapshots and events decoded).
+ */
 import { decFromText, decFromTextOrNull, decodeJson } from './codec.js';
 import type { Db } from './schema.js';
 import type { FillRecord, SnapshotCodec, StoredOrder, TransitionRow } from './types.js';

@@ -1,3 +1,10 @@
+/**
+ * The simulated venue's accounts: {@link AccountRegistry} registers market-maker accounts with
+ * their party and Ed25519 key (as the operator's onboarding would), issues and checks API keys
+ * (only a hash of each secret is kept; revoked and expired keys answer their 401 codes), and
+ * holds each account's status, limits, preapprovals and per-minute prepare window. Every
+ * authenticated route of the simulator resolves its caller here.
+ */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IdSource } from './ids.js';
 import { ledgerFingerprint } from '../../signing/fingerprint.js';

@@ -1,3 +1,9 @@
+/**
+ * The simulated venue's lagging view of its books: {@link BookProjection} serves GET /orderbook
+ * the live book as it stood at the last refresh boundary (every `lagMs`), brought up to date
+ * lazily before each read and each book change, with no timer on the clock, and can be frozen by
+ * a stale-projection fault. The daemon's book pollers read this view, never the live book.
+ */
 import type { Levels, PairBook } from './order-book.js';
 
 /** What GET /orderbook/{pair} serves. */

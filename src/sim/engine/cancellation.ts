@@ -1,3 +1,8 @@
+/**
+ * The prepare step of a cancel on the simulated venue, POST /orders/{contractId}/cancel: by the
+ * current contract id only, with the contract's 404 and 409 answers, and otherwise a cancel
+ * command to sign. Submission and commit of that command are `submission.ts` and `commits.ts`.
+ */
 import type { Account } from './accounts.js';
 import type { PreparedCommand } from './commands.js';
 import { createCommand } from './commands-lifecycle.js';

@@ -1,3 +1,10 @@
+/**
+ * The simulated venue's state and its settlement rules: {@link EngineCore} owns the accounts,
+ * wallets, books and their lagging projection, orders, prepared commands, public trades,
+ * reference prices, the ledger offset and the ground truth, and settles a fill (both legs in one
+ * step, a residual resting under a new contract id or expiring below the minimum). The flows
+ * (placement, submission, cancellation, operator) operate on it; `VenueEngine` is its face.
+ */
 import type { Clock } from '../../core/clock.js';
 import { type Dec, ZERO, toWire } from '../../core/decimal.js';
 import type { Rng } from '../rng.js';

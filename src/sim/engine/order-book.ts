@@ -1,3 +1,9 @@
+/**
+ * One pair's live book on the simulated venue: {@link PairBook} keeps account orders and
+ * background liquidity with price-time priority, aggregates levels for reads, and calls its hook
+ * before every change so the lagging book projection can keep the state it replaces. Fills are
+ * planned and settled against it by the engine core.
+ */
 import { type Dec, ZERO, toWire } from '../../core/decimal.js';
 import type { OrderRecord } from './orders.js';
 import { remaining } from './orders.js';

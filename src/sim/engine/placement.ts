@@ -1,3 +1,9 @@
+/**
+ * The prepare step of a placement on the simulated venue, POST /orders: the contract's checks in
+ * its order, each with its own code (rate, account status, pair, body, clientOrderId prefix and
+ * idempotency, one awaiting placement per party, minimum notional, preapprovals, open-order cap,
+ * available balance), then a placement command to sign. Nothing is locked until it commits.
+ */
 import { DECIMAL_STRING, type Dec, ZERO, dec } from '../../core/decimal.js';
 import type { Account } from './accounts.js';
 import type { PreparedCommand } from './commands.js';

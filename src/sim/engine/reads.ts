@@ -1,3 +1,9 @@
+/**
+ * The simulated venue's read endpoints as the `data` of their responses: GET /account, /pairs,
+ * /balances, /orders (filters and cursor pagination), /orders/{orderId} (another party's order is
+ * a 404), /orderbook/{pair} (the lagging projection) and /trades. Read-only views of the engine
+ * core in wire form; the daemon's pollers and confirmation reads call them through the router.
+ */
 import { toWire } from '../../core/decimal.js';
 import { RESTING_STATUSES, TERMINAL_STATUSES } from '../../core/order-status.js';
 import type { Account as AccountWire, Order, OrderBook, Pair, PublicTrade } from '../../venue/schemas.js';

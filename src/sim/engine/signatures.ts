@@ -1,3 +1,9 @@
+/**
+ * Ed25519 on the simulated venue's side: a public key in either form the submission host accepts
+ * (raw 32 bytes or SPKI DER, base64) reduced to raw, and the check of a submission's signature
+ * over exactly the prepared hash bytes (never throws; a bad key or signature is just false).
+ * Account registration and the submission flow use it.
+ */
 import { type KeyObject, createPublicKey, verify } from 'node:crypto';
 
 /** The DER prefix of an Ed25519 SubjectPublicKeyInfo; the raw 32-byte key follows it. */

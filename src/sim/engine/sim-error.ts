@@ -1,3 +1,9 @@
+/**
+ * The simulated venue's one refusal, {@link SimError}: an HTTP status, a code of the venue's
+ * enumeration (or a routing failure outside the contract) and the extra fields that code
+ * carries. Engine operations throw it; the router turns it into the error envelope the daemon's
+ * client classifies.
+ */
 import type { VenueCode } from '../../venue/errors.js';
 
 /** Codes the simulator answers with: the venue's enumeration plus routing failures outside the contract. */

@@ -1,3 +1,10 @@
+/**
+ * The submission host of the simulated venue, POST {submit_url}: checks a signed placement or
+ * cancel against its prepared command (token, the 5-minute cache, echoed ids and hash, the
+ * party's registered key, the Ed25519 signature), answers every failure but a malformed body or
+ * an expired cache with the same generic 502, and dispatches an accepted command to commit on
+ * the ledger after its delay, unless a fault says the host swallowed it.
+ */
 import type { PreparedCommand } from './commands.js';
 import { commitCancel, commitPlacement } from './commits.js';
 import type { EngineCore } from './engine-core.js';

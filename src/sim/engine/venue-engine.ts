@@ -1,3 +1,10 @@
+/**
+ * The public face of the simulated venue's engine: {@link VenueEngine} onboards accounts (wallet,
+ * preapprovals, API key), exposes the prepare, submit and cancel flows, operator actions, the
+ * ground-truth view and history retention, and is the market model's port (background liquidity,
+ * outside takers, reference prices). Synchronous and socket-free: the router adds HTTP, latency
+ * and faults, and the daemon reaches it only through its venue client.
+ */
 import type { Clock } from '../../core/clock.js';
 import { type Dec, ZERO, dec, toWire } from '../../core/decimal.js';
 import type { Side } from '../../venue/schemas.js';

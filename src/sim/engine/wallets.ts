@@ -1,3 +1,9 @@
+/**
+ * The simulated parties' wallets: {@link Wallets} holds, per party and token, the available and
+ * locked amounts, changed only through named operations (credit, debit, lock, unlock, spend
+ * locked, withdraw) that check neither goes below zero, and reports the parties touched so the
+ * engine snapshots their balances after each ledger transaction.
+ */
 import { Dec, ZERO, toWire } from '../../core/decimal.js';
 
 /** One token in one party's wallet. */

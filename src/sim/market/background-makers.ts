@@ -1,3 +1,10 @@
+/**
+ * The other makers of the simulated market: {@link buildBackgroundBook} draws a laddered book
+ * around a reference price (levels at fixed bps distances, rounded away from the reference onto
+ * the pair's grid, jittered sizes, a fixed draw order so a seed gives the same book), and
+ * {@link BackgroundMakers} replaces one pair's background liquidity with it on each refresh
+ * through the market port. The daemon's quotes compete with this book.
+ */
 import type { Dec } from '../../core/decimal.js';
 import type { Rng } from '../rng.js';
 import type { BackgroundConfig } from './market-config.js';

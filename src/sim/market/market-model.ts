@@ -1,3 +1,11 @@
+/**
+ * The simulated market around the venue engine: {@link MarketModel} drives, per pair, a
+ * reference price (a seeded walk, or a replayed series) published every `tickMs`, the background
+ * makers' book rebuilt around it, and Poisson takers sweeping the book, all on self-rescheduling
+ * timers of the injected clock and from seed-forked streams, so a seed gives the same port calls.
+ * It owns those timers and the per-pair counters for reports; the daemon sees its effects only
+ * through the venue's API.
+ */
 import type { Clock } from '../../core/clock.js';
 import { toWire } from '../../core/decimal.js';
 import type { Rng } from '../rng.js';

@@ -1,3 +1,10 @@
+/**
+ * The simulated reference (fair) price of a pair as a walk: the exact geometric Brownian motion
+ * step and its log-return moments, and {@link ReferencePriceWalk}, a seeded walk that keeps its
+ * float state, optionally steps through the richer price dynamics (jumps, GARCH, regimes), and
+ * hands the venue the price rounded to the pair's tick. Floats here are the model's statistics;
+ * the venue sees decimals.
+ */
 import type { Dec } from '../../core/decimal.js';
 import type { Rng } from '../rng.js';
 import type { PriceDynamics } from './price-dynamics.js';

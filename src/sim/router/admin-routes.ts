@@ -1,3 +1,10 @@
+/**
+ * The simulated venue's operator endpoints under `/admin`, outside the venue contract: reads of
+ * the ground truth and the accounts, and the operator's actions (onboarding, account status, API
+ * keys, public key, deposits and withdrawals, preapprovals, force-cancel, faults, freezing the
+ * book projection). Served on loopback only; tests drive the venue's side of a scenario with
+ * them, and `ledger-mm sim-venue` and paper mode print their URL for an operator.
+ */
 import { DECIMAL_STRING, type Dec, dec } from '../../core/decimal.js';
 import type { AccountSetup } from '../engine/venue-engine.js';
 import { accountView } from '../engine/reads.js';

@@ -1,3 +1,9 @@
+/**
+ * The simulated venue's response bodies: the success envelope `{ok: true, data}`, the submit
+ * host's empty 200, the error envelope with its code, extras and request id (and `retry-after`
+ * on a 429), and the HTML page a proxy sends when the upstream fails. The router builds every
+ * answer from these.
+ */
 import type { SimErrorExtras } from '../engine/sim-error.js';
 import { jsonValue } from './json-value.js';
 import type { SimResponse } from './types.js';

@@ -1,3 +1,10 @@
+/**
+ * The simulated venue's socket-free request handler: {@link Router} matches a request to a route
+ * of the contract's API, submit or admin host, authenticates it, asks the fault injector what
+ * fires, runs the engine at arrival, waits out the sampled latency on the venue's clock and
+ * answers in the venue's envelope, recording every call in the ground truth. Both faces, HTTP and
+ * in-process, hand it their requests; it never rejects.
+ */
 import { sleep } from '../../core/clock.js';
 import type { Account } from '../engine/accounts.js';
 import type { CallRecord } from '../truth/ground-truth.js';

@@ -1,3 +1,9 @@
+/**
+ * The router's types: a socket-free {@link SimRequest} and {@link SimResponse}, the three hosts,
+ * and a {@link Route} with the {@link RouteContext} its handler sees (engine, faults, latency,
+ * caller, call record, the faults that fired). Shared by the router, the API and admin routes
+ * and the two faces.
+ */
 import type { Account } from '../engine/accounts.js';
 import type { CallRecord, EndpointKind } from '../truth/ground-truth.js';
 import type { Query } from '../engine/reads.js';

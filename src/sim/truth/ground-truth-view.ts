@@ -1,3 +1,9 @@
+/**
+ * The read side of the simulated venue's ground truth: {@link GroundTruthView} serves copies of
+ * what really happened (orders with their full histories, calls, commits, balances over time,
+ * trades, events, reference prices) and each placement's span from prepare to settlement. Tests
+ * assert on it, the admin endpoints serve it, and the lab's runs capture it for their figures.
+ */
 import type { EngineCore } from '../engine/engine-core.js';
 import type {
   BalanceSnapshot,

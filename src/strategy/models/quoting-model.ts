@@ -1,3 +1,10 @@
+/**
+ * The contract every quoting model implements: {@link QuotingModel} takes one pair's
+ * {@link ModelInput} (reference, market, holdings, params, the pipeline's measured timing) and
+ * answers where the best quotes sit and, optionally, each side's tolerance, or why the pair is
+ * not quoted. Pure, inside the strategy; levels, rounding, sizes and funding stay in the
+ * strategy, the same for every model (`registry.ts` lists them).
+ */
 import type { Dec } from '../../core/decimal.js';
 import type { PairMarket } from '../../market/market-snapshot.js';
 import type { PairHoldings } from '../inventory-skew.js';

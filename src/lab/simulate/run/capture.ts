@@ -1,3 +1,10 @@
+/**
+ * What a simulated run leaves behind for the figures: the simulated venue's ground truth about
+ * the daemon's parties (their orders with their full histories, their trades, placement spans,
+ * calls and commits), the reference price of every pair, and the little the daemon itself is
+ * asked for (which quote slot each clientOrderId was placed for, the cycles it ran, its warnings).
+ * Plain data, taken once at the end of the run.
+ */
 import { Dec } from '../../../core/decimal.js';
 import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../../sim/truth/ground-truth.js';
 import type { PlacementSpan } from '../../../sim/truth/ground-truth-view.js';
@@ -11,14 +18,6 @@ export interface LogTally {
   error: number;
   messages: string[];
 }
-
-/**
- * What a simulated run leaves behind for the figures: the simulated venue's ground truth about
- * the daemon's party (its orders with their full histories, its trades, its placement spans,
- * calls and commits), the reference price of every pair, and the little the daemon itself is
- * asked for (which quote slot each clientOrderId was placed for, the cycles it ran, its warnings).
- * Plain data, taken once at the end of the run.
- */
 
 /** A reference price point: clock ms and price (a decimal string). */
 export interface ReferencePoint {

@@ -26,6 +26,7 @@ import { captureTruth, PARTY_CALLS, type LogTally, type SimCapture } from './cap
 import { GuardEpisodes } from '../figures/guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
 import { daemonApiKey, withDaemonParties } from '../../rig/daemon-account.js';
+import { partyStorePath } from '../../../daemon/startup/party-store.js';
 
 /** Options of {@link runSimulation}. */
 export interface SimRunOptions {
@@ -48,7 +49,8 @@ export interface SimRunOptions {
   readonly onDaemon?: (daemon: Daemon) => void;
   /**
    * The daemon's journal file, kept after the run (tests read its fills); default a file in a
-   * throwaway directory removed at the end.
+   * throwaway directory removed at the end. With several parties the others' journals are kept
+   * beside it, named as the daemon names them (`party-store.ts`).
    */
   readonly storePath?: string;
   /**
@@ -114,10 +116,9 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
   try {
     const apiKey = daemonApiKey(venue, account.slug);
     const partyIds = accounts.map((a) => venue.engine.account(a.slug).partyId);
+    // The parties' journals: beside the kept one (named as the daemon names them), else scratch.
     const storeOf = (i: number): string =>
-      i === 0
-        ? (o.storePath ?? path.join(dir, 'journal.sqlite'))
-        : path.join(dir, `journal.p${i + 1}.sqlite`);
+      partyStorePath(o.storePath ?? path.join(dir, 'journal.sqlite'), { name: `p${i + 1}` }, i);
     const parties =
       n === 1
         ? undefined
