@@ -51,11 +51,15 @@ LABEL org.opencontainers.image.title="ledger-mm" \
       org.opencontainers.image.revision="${LEDGER_MM_COMMIT}" \
       org.opencontainers.image.licenses="UNLICENSED" \
       org.opencontainers.image.vendor="ledger-mm"
+# The metrics server listens on 0.0.0.0, so the control endpoint (ledger-mm pause/resume) is off
+# unless a token protects it: set LEDGER_MM_CONTROL_TOKEN_FILE to a mounted secret and
+# LEDGER_MM_CONTROL_ENABLED=true (docs/operations/controls.md).
 ENV LEDGER_MM_COMMIT=$LEDGER_MM_COMMIT \
     NODE_ENV=production \
     LEDGER_MM_STORE_PATH=/var/lib/ledger-mm/ledger-mm.sqlite \
     LEDGER_MM_METRICS_HOST=0.0.0.0 \
-    LEDGER_MM_METRICS_PORT=9464
+    LEDGER_MM_METRICS_PORT=9464 \
+    LEDGER_MM_CONTROL_ENABLED=false
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

@@ -6,6 +6,7 @@
 import { cancelAllCommand } from './cancel-all.js';
 import { checkCommand } from './check.js';
 import type { Command } from './command.js';
+import { pauseCommand, resumeCommand } from './control.js';
 import { fillsCommand } from './fills.js';
 import { keygenCommand } from './keygen.js';
 import { ordersCommand } from './orders.js';
@@ -28,6 +29,8 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   statusCommand,
   ordersCommand,
   fillsCommand,
+  pauseCommand,
+  resumeCommand,
   cancelAllCommand,
   watchdogCommand,
   researchCommand,

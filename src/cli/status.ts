@@ -26,6 +26,8 @@ import { JSON_OPTION, errorText, operatorStartup, operatorVenueClient } from './
 import { localOrderRow, localOrderTable, type LocalOrderRow } from './support/order-rows.js';
 import { formatTable } from '../core/text-table.js';
 import { PARTY_OPTION, PARTY_USAGE, commandParties, runPerParty } from './support/party-scope.js';
+import { foldControlLog } from '../daemon/control/pause-book.js';
+import { describeScope } from '../risk/pause-set.js';
 
 const NAME = 'status';
 
@@ -39,7 +41,8 @@ the daemon is not running and summarises, read-only:
                pair and side
   balances     GET /balances: available and locked per instrument
   journal      the journal's non-terminal orders by local state; UNKNOWN (a submission whose
-               fate is not known yet) and STRANDED (a cancel that cannot complete) are marked "!!"
+               fate is not known yet) and STRANDED (a cancel that cannot complete) are marked "!!";
+               and the pauses its control log keeps (ledger-mm pause, the kill switch)
 The journal is opened read-only; nothing is placed, cancelled or written.
 
 With firm.parties, the daemon's status carries every party under "parties" (--party NAME keeps
@@ -109,6 +112,8 @@ async function listResting(client: VenueClient): Promise<Order[]> {
 interface JournalSummary {
   readonly byState: Record<string, number>;
   readonly orders: LocalOrderRow[];
+  /** The pauses its control log leaves in force: what a daemon started on it will not quote. */
+  readonly pauses: { scope: string; reason: string; by: string; since: string; detail: string }[];
   readonly error: string | null;
 }
 
@@ -117,9 +122,17 @@ function summariseJournal(read: JournalRead): JournalSummary {
     const orders = nonTerminalOrders(read).map(localOrderRow);
     const byState: Record<string, number> = {};
     for (const o of orders) byState[o.state] = (byState[o.state] ?? 0) + 1;
-    return { byState, orders, error: read.kind === 'error' ? read.message : null };
+    const changes = read.kind === 'open' ? read.journal.controlChanges() : [];
+    const pauses = foldControlLog(changes).map((p) => ({
+      scope: describeScope(p),
+      reason: p.reason,
+      by: p.by,
+      since: new Date(p.at).toISOString(),
+      detail: p.detail,
+    }));
+    return { byState, orders, pauses, error: read.kind === 'error' ? read.message : null };
   } catch (err) {
-    return { byState: {}, orders: [], error: errorText(err) };
+    return { byState: {}, orders: [], pauses: [], error: errorText(err) };
   }
 }
 
@@ -247,6 +260,7 @@ async function summarise(
         ...journalReadJson(read),
         nonTerminal: journal.orders.length,
         byState: journal.byState,
+        pauses: journal.pauses,
         attention: journal.orders.filter((o) => o.attention),
       },
       errors,
@@ -317,6 +331,9 @@ function journalText(read: JournalRead, journal: JournalSummary): string {
   for (const [state, count] of Object.entries(journal.byState)) {
     const mark = (ATTENTION_STATES as readonly string[]).includes(state) ? '!! ' : '   ';
     out += `  ${mark}${state.padEnd(17)} ${count}\n`;
+  }
+  for (const p of journal.pauses) {
+    out += `  paused: ${p.scope} (${p.reason}, by ${p.by}, since ${p.since}${p.detail === '' ? '' : `: ${p.detail}`}); \`ledger-mm resume\` lifts it once the daemon runs\n`;
   }
   const attention = journal.orders.filter((o) => o.attention);
   if (attention.length > 0) {

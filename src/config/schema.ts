@@ -7,6 +7,7 @@
  * `config/default.json` (a test checks that file against the schema).
  */
 import { type AnySection, type SchemaOf, leaves } from './define.js';
+import { type ControlConfig, controlSchema } from './sections/control.js';
 import { type ExecutionConfig, executionSchema } from './sections/execution.js';
 import { type FirmConfig, firmSchema } from './sections/firm.js';
 import { type LogConfig, logSchema } from './sections/log.js';
@@ -22,6 +23,7 @@ import { type StrategyConfig, strategySchema } from './sections/strategy.js';
 import { type VenueConfig, venueSchema } from './sections/venue.js';
 import { type WatchdogConfig, watchdogSchema } from './sections/watchdog.js';
 
+export type { ControlConfig } from './sections/control.js';
 export type { ExecutionConfig } from './sections/execution.js';
 export type { FirmConfig, PartyConfig } from './sections/firm.js';
 export type { LogConfig } from './sections/log.js';
@@ -42,6 +44,7 @@ export interface MmConfig {
   readonly signing: SigningConfig;
   readonly store: StoreConfig;
   readonly metrics: MetricsConfig;
+  readonly control: ControlConfig;
   readonly log: LogConfig;
   readonly pairs: readonly string[];
   readonly recovery: RecoveryConfig;
@@ -60,6 +63,7 @@ export const configSchema: SchemaOf<MmConfig> = {
   signing: signingSchema,
   store: storeSchema,
   metrics: metricsSchema,
+  control: controlSchema,
   log: logSchema,
   pairs: pairsLeaf,
   recovery: recoverySchema,

@@ -49,6 +49,7 @@ import { PipelineCycle, SideWatch } from './reporting/side-watch.js';
 import { TradingSession } from './trading/trading-session.js';
 import { QuotePolicy } from './trading/quote-policy.js';
 import { createDaemonVenueClient } from './startup/venue-client.js';
+import { DaemonControl } from './control/daemon-control.js';
 import { FirmParties } from './startup/firm-parties.js';
 import { FirmEngine } from '../execution/firm/firm-engine.js';
 import type { PartyView } from '../observability/party-metrics.js';
@@ -58,6 +59,8 @@ import { FundingWatch, firmPartyViews } from './reporting/party-views.js';
 export class Daemon {
   /** The execution layer's events (placements, cancels, stages, queues, alarms), forwarded. */
   readonly execution = new ExecutionEventHub();
+  /** Pause and resume, the kill switch (`src/daemon/control/`); the control endpoint's handler. */
+  readonly control: DaemonControl;
   private readonly o: DaemonOptions;
   private readonly tuning: DaemonTuning;
   private readonly venue: VenueClient;
@@ -96,6 +99,14 @@ export class Daemon {
     const { config, clock } = options;
     this.live = new LiveConfig(config, clock, options.reload, (e) => this.emit(e));
     this.tuning = resolveTuning(config, options.tuning);
+    this.control = new DaemonControl({
+      clock,
+      logger: options.logger,
+      pairs: () => this.live.config.pairs,
+      killSwitch: () => this.live.params.risk.killSwitch,
+      log: () => (this.session?.engine.state === 'ready' ? this.session.engine.controlLog : null),
+      meta: () => (this.session?.engine.state === 'ready' ? this.session.engine.meta : null),
+    });
     this.policy = new QuotePolicy(config.execution.prepareBeforeBalances ? this.gate : null);
     this.firm =
       (options.parties?.length ?? 0) >= 2
@@ -244,7 +255,7 @@ export class Daemon {
   /** Ready to quote, or every reason not (the observability module's `/readyz` shape). */
   readiness(): DaemonReadiness {
     const last = this.session?.cycle.last ?? null;
-    return assessDaemonReadiness({
+    const readiness = assessDaemonReadiness({
       phase: this.phaseValue,
       preflight: this.preflightReport,
       recoveryError: this.fatal,
@@ -255,6 +266,8 @@ export class Daemon {
       pairs: this.live.config.pairs,
       provisional: this.provisional?.begun === true,
     });
+    const paused = this.control.readinessLines();
+    return paused.length === 0 ? readiness : { ...readiness, paused };
   }
 
   /** The "exchanges" reference of every pair that has one, for metrics (empty without one). */
@@ -290,6 +303,7 @@ export class Daemon {
       preflightPassed: this.preflightReport?.ok === true,
       queued: this.session?.dispatch.pendingIntents.length ?? 0,
       sideMissing: this.sideWatch.all(),
+      controls: this.control.view(),
     });
   }
 
@@ -385,6 +399,7 @@ export class Daemon {
       positions: this.positionsCalc,
       events: this.events,
       params: () => this.live.params,
+      pauses: () => this.control.pauses(),
       // A provisional start queues placements before the preflight has passed; none is signed.
       canPlace: () =>
         !this.lifetime.signal.aborted &&
@@ -456,6 +471,7 @@ export class Daemon {
     this.authWatch.observe(event, this.o.clock.now());
     if (event.type === 'stage') this.pipelineCycle.observe(event.stage, event.ms, event.ok);
     if (event.type === 'placement') this.provisional?.onPlacement(event.outcome);
+    if (event.type === 'cycle') this.control.observeCycle(event.report);
     if (event.type === 'cycle' && this.firm !== null) {
       for (const e of this.fundingWatch.observe(this.partyReport(), event.report.at)) this.emit(e);
     }

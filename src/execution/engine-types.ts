@@ -5,7 +5,13 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { RecoveryConfig } from '../config/schema.js';
-import type { FillMarkInput, FillRecord, Journal } from '../orders/journal/index.js';
+import type {
+  ControlChange,
+  ControlChangeInput,
+  FillMarkInput,
+  FillRecord,
+  Journal,
+} from '../orders/journal/index.js';
 import type { OrderRegistry } from '../orders/order-registry.js';
 import type { TrackedOrder } from '../orders/fsm/index.js';
 import type { PreparedVerification } from '../signing/prepared-verifier.js';
@@ -51,6 +57,8 @@ export interface TradingEngine {
   readonly orders: OrdersView;
   readonly inventory: InventoryView;
   readonly meta: EngineMeta;
+  /** The journal's control log (pauses and resumes): the primary party's journal. */
+  readonly controlLog: EngineControlLog;
   readonly ignoredOrders: number;
   readonly ordersPoller: OrdersPoller | null;
   readonly evicted: number;
@@ -79,6 +87,15 @@ export type OrdersView = Omit<
 export interface EngineMeta {
   get(key: string): string | undefined;
   set(key: string, value: string): void;
+}
+
+/**
+ * The journal's control log: every pause and resume of quoting, append-only. `record` is a
+ * durable write, made before the change is acted on; both throw once the journal is closed.
+ */
+export interface EngineControlLog {
+  record(change: ControlChangeInput): number;
+  changes(): ControlChange[];
 }
 
 /** Options of {@link OrderEngine}. */

@@ -14,6 +14,7 @@ import {
   DEFAULT_TERMINAL_EVICTION,
   type CloseOptions,
   type EngineEvent,
+  type EngineControlLog,
   type EngineMeta,
   type EnginePhase,
   type OrderEngineOptions,
@@ -89,6 +90,15 @@ export class OrderEngine implements TradingEngine {
       get: (key) => journal.getMeta(key),
       set: (key, value) => journal.setMeta(key, value),
     };
+  }
+
+  /**
+   * The journal's control log (pauses and resumes of quoting; `record` is a durable write, made
+   * before the change is acted on). Throws before start; its methods throw once the journal is closed.
+   */
+  get controlLog(): EngineControlLog {
+    const { journal } = this.must();
+    return { record: (c) => journal.recordControlChange(c), changes: () => journal.controlChanges() };
   }
 
   /**

@@ -85,6 +85,14 @@ function plan(metrics: Metrics, v: DaemonStateView) {
     costRealised: [] as Sample[],
     unrealised: [] as Sample[],
     risk: [] as Sample[],
+    paused: (v.controls?.held ?? []).map((h) => ({
+      labels: {
+        pair: L.pair.value(h.pair),
+        side: sideLabel(h.side),
+        reason: L.reason.value(snake(h.reason)),
+      },
+      value: 1,
+    })),
     account: ACCOUNT_STATUSES.map((status) => ({
       labels: { status },
       value: accountStatusLabel(v.account?.status ?? null) === status ? 1 : 0,
@@ -222,6 +230,7 @@ function apply(
     [m.balanceAvailable, p.available],
     [m.balanceLocked, p.locked],
     [c.riskState, p.risk],
+    [c.paused, p.paused],
     [c.accountStatus, p.account],
     [o.ordersByState, p.orders],
     [o.foreignOrders, p.foreign],

@@ -63,6 +63,7 @@ interface StatusJson {
     nonTerminal: number;
     byState: Record<string, number>;
     attention: { state: string; orderId: string | null }[];
+    pauses: { scope: string; by: string }[];
   };
   errors: { read: string; error: string }[];
 }
@@ -91,6 +92,7 @@ describe('ledger-mm status', () => {
     expect(run.out).toMatch(/^ {2}!! UNKNOWN\s+1$/m);
     expect(run.out).toMatch(/!! 1 order needs attention/);
     expect(run.out).toMatch(/lost-order-1/);
+    expect(run.out).not.toMatch(/paused:/);
 
     // --json, checked against the venue's ground truth.
     const json = await t.cli(['status', '--json']);
@@ -121,6 +123,29 @@ describe('ledger-mm status', () => {
     ]);
     expect(s.errors).toEqual([]);
     expect(s.daemon).toMatchObject({ storeHolder: null });
+    expect(s.journal.pauses).toEqual([]);
+
+    // A pause the control log keeps: what a daemon started on this store will not quote.
+    const log = openJournal<TrackedOrder>({ path: storePath });
+    try {
+      log.recordControlChange({
+        action: 'pause',
+        pair: 'BTC/USDC',
+        side: null,
+        reason: 'operator',
+        by: 'loopback 127.0.0.1',
+        detail: '',
+        at: Date.parse('2026-11-28T09:00:00Z'),
+      });
+    } finally {
+      log.close();
+    }
+    const paused = await t.cli(['status']);
+    expect(paused.out).toContain(
+      'paused: BTC/USDC (operator, by loopback 127.0.0.1, since 2026-11-28T09:00:00.000Z)',
+    );
+    const pausedJson = JSON.parse((await t.cli(['status', '--json'])).out) as StatusJson;
+    expect(pausedJson.journal.pauses.map((p) => p.scope)).toEqual(['BTC/USDC']);
 
     // A process holds the store but nothing answers on the metrics port: said, not hidden.
     const daemon = openJournal<TrackedOrder>({ path: storePath });

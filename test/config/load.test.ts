@@ -226,6 +226,13 @@ describe('environment variables', () => {
     },
     { env: 'LEDGER_MM_METRICS_PORT', value: '9999', key: 'metrics.port', expected: () => 9999 },
     { env: 'LEDGER_MM_METRICS_HOST', value: '0.0.0.0', key: 'metrics.host', expected: () => '0.0.0.0' },
+    { env: 'LEDGER_MM_CONTROL_ENABLED', value: 'false', key: 'control.enabled', expected: () => false },
+    {
+      env: 'LEDGER_MM_CONTROL_TOKEN_FILE',
+      value: 'secrets/control-token',
+      key: 'control.tokenFile',
+      expected: (cwd) => resolve(cwd, 'secrets/control-token'),
+    },
     {
       env: 'LEDGER_MM_PAIRS',
       value: 'BTC/USDC, ETH/USDC,',

@@ -41,4 +41,24 @@ export const PANELS = [
       ],
     ],
   },
+  {
+    kind: 'timeline',
+    title: 'Held on purpose: pauses, kill switch, daily loss',
+    description:
+      'Each pair and side held on purpose: paused by an operator (ledger-mm pause), by the kill switch (risk.killSwitch; until ledger-mm resume), or halted by the daily loss limit (until the UTC day ends). Empty: quoting.',
+    unit: 'none',
+    w: 24,
+    thresholds: [
+      ['green', null],
+      ['yellow', 1],
+      ['red', 2],
+    ],
+    mappings: { 1: ['paused (operator)', 'yellow'], 2: ['kill switch', 'red'], 3: ['daily loss', 'red'] },
+    targets: [
+      [
+        '{{pair}} {{side}}',
+        'max by (instance, pair, side) (ledger_mm_paused{instance=~"$instance", pair=~"$pair", reason="operator"}) or max by (instance, pair, side) (2 * ledger_mm_paused{instance=~"$instance", pair=~"$pair", reason="kill_switch"}) or max by (instance, pair, side) (3 * ledger_mm_paused{instance=~"$instance", pair=~"$pair", reason="daily_loss"})',
+      ],
+    ],
+  },
 ] as const satisfies readonly PanelSpec[];

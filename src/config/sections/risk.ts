@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DECIMAL_STRING, dec, type Dec } from '../../core/decimal.js';
 import { PAIR_NAME } from '../formats.js';
 import { sectionOf } from '../param-leaves.js';
-import { intParam, param, type ConfigOf, type ValueFormat } from '../param-spec.js';
+import { OPT_DEC, enumParam, intParam, param, type ConfigOf, type ValueFormat } from '../param-spec.js';
 
 /** A per-pair override of the notional and inventory limits. Amounts are decimal strings. */
 export interface PairLimitConfig {
@@ -162,6 +162,23 @@ export const riskParamSpecs = {
       'Largest loss since the UTC day began summed over the pairs that share a quote instrument (decimal string). Beyond it all those pairs halt until the next UTC day.',
       MONEY,
       '1000',
+    ),
+  },
+  killSwitch: {
+    drawdown: param(
+      'Kill switch: pause when the day\'s marked-to-mid PnL falls this far below its peak of the UTC day, in the quote instrument (decimal string). "" (default): off. Quotes in the paused scope are cancelled and nothing is placed there until `ledger-mm resume`.',
+      OPT_DEC,
+      '',
+    ),
+    profitLock: param(
+      'Kill switch: pause when the day\'s marked-to-mid PnL reaches this profit, locking it in, in the quote instrument (decimal string). "" (default): off. After a resume it trips again at this much more.',
+      OPT_DEC,
+      '',
+    ),
+    scope: enumParam(
+      'What the kill switch pauses: "daemon" (every pair, judged on the day\'s PnL summed over the pairs of one quote instrument) or "pair" (the pair whose own PnL tripped it).',
+      ['daemon', 'pair'],
+      'daemon',
     ),
   },
   breaker: {

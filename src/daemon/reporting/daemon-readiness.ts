@@ -16,6 +16,8 @@ import { failedChecks } from '../startup/startup.js';
 export interface DaemonReadiness {
   readonly ready: boolean;
   readonly reasons: readonly string[];
+  /** What is paused or halted on purpose (the daemon's controls); absent when nothing is. */
+  readonly paused?: readonly string[];
 }
 
 /** What readiness is judged from. */

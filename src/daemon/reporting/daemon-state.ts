@@ -41,6 +41,8 @@ export interface StateSource {
   readonly queued: number;
   /** The sides without a resting quote, and why (the side watch's episodes). */
   readonly sideMissing?: readonly SideEpisode[];
+  /** Pauses, the kill switch and the daily loss halts. */
+  readonly controls?: DaemonStateView['controls'];
 }
 
 /** The placement pipeline's step: the newest of our orders still being placed, else idle. */
@@ -103,6 +105,7 @@ export function buildStateView(src: StateSource): DaemonStateView {
     lastFills: src.lastFills,
     preflightPassed: src.preflightPassed,
     account: account === null ? null : { status: account.status, authFailing: src.market.authFailing },
+    ...(src.controls === undefined ? {} : { controls: src.controls }),
   };
 }
 

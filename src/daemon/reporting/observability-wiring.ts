@@ -33,6 +33,8 @@ import type { DaemonEvent } from '../daemon-types.js';
 import type { DaemonAttachment } from '../run-daemon.js';
 import type { PairReferenceReport } from '../../market/reference/exchanges-reference.js';
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
+import type { ControlEndpoint } from '../../observability/http/control-route.js';
+import { controlCredential } from '../control/control-token.js';
 import { PartyMetricsWriter, type PartyView } from '../../observability/party-metrics.js';
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
@@ -43,6 +45,8 @@ export interface ObservableDaemon {
   stateView(): DaemonStateView;
   /** The "exchanges" reference's sources (absent or empty: no reference metrics). */
   referenceReport?(): readonly PairReferenceReport[];
+  /** The control endpoint's handler (pause, resume); served when the config's `control` is on. */
+  readonly control?: ControlEndpoint & { credential: ControlEndpoint['credential'] };
   /** The firm's parties (absent or empty: one party, no party metrics). */
   partyReport?(): readonly PartyView[];
 }
@@ -53,7 +57,7 @@ export interface ObservabilityWiringOptions {
    * `pairs` bound the pair label; `metrics.host`/`metrics.port` are where the server listens;
    * `watchdog` (when given) sets the heartbeat `/healthz` answers and the heartbeat file.
    */
-  readonly config: Pick<MmConfig, 'pairs' | 'metrics'> & Partial<Pick<MmConfig, 'watchdog'>>;
+  readonly config: Pick<MmConfig, 'pairs' | 'metrics'> & Partial<Pick<MmConfig, 'watchdog' | 'control'>>;
   /** The daemon's clock (ages are measured on it). Default the system clock. */
   readonly clock?: Clock;
   /** `/healthz` fails above this event-loop lag, seconds. Default 1. */
@@ -87,12 +91,29 @@ export function observabilityAttachment(opts: ObservabilityWiringOptions): Obser
         port: opts.config.metrics.port,
         logger,
         clock,
+        control: controlEndpoint(daemon, opts.config),
         ...(opts.config.watchdog === undefined ? {} : { heartbeat: opts.config.watchdog }),
         ...(opts.maxEventLoopLagSeconds === undefined
           ? {}
           : { maxEventLoopLagSeconds: opts.maxEventLoopLagSeconds }),
       }),
   };
+}
+
+/**
+ * The daemon's control endpoint with its credential set, when the config turns it on
+ * (`control.enabled`); else undefined (no control routes). Throws ControlTokenError (the
+ * attachment's start fails: the daemon does not run) when the token file cannot be used, or the
+ * server would listen on a non-loopback address without a token.
+ */
+function controlEndpoint(
+  daemon: ObservableDaemon,
+  config: ObservabilityWiringOptions['config'],
+): ControlEndpoint | undefined {
+  const control = daemon.control;
+  if (control === undefined || config.control?.enabled !== true) return undefined;
+  control.credential = controlCredential(config.control, config.metrics.host);
+  return control;
 }
 
 /**
@@ -109,6 +130,8 @@ export async function attachObservability(
     logger?: Logger;
     maxEventLoopLagSeconds?: number;
     clock?: Clock;
+    /** The control endpoint (pause, resume); absent: no control routes. */
+    control?: ControlEndpoint | undefined;
     /** The heartbeat's settings (config `watchdog`); absent: `/healthz` checks the event loop only. */
     heartbeat?: Pick<WatchdogConfig, 'heartbeatStaleMs' | 'startupGraceMs' | 'heartbeatFile'>;
   },
@@ -152,6 +175,7 @@ export async function attachObservability(
       ...partiesOf(daemon),
     }),
     eventLoop: metrics.eventLoop,
+    ...(opts.control === undefined ? {} : { control: opts.control }),
     ...(heartbeat === null ? {} : { heartbeat: () => heartbeat.verdict() }),
     ...(opts.maxEventLoopLagSeconds === undefined
       ? {}

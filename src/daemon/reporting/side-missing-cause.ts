@@ -9,6 +9,7 @@ import type { CycleReport } from '../trading/quote-cycle.js';
 import type { TradingEngine } from '../../execution/engine-types.js';
 import { isAwaitingConfirmation } from '../../orders/fsm/index.js';
 import type { SideMissingCause } from './side-missing-reasons.js';
+import { PAUSED_SKIP } from '../../risk/pause-set.js';
 
 /** An order of ours whose placement may still await the ledger (SUBMITTING, SUBMITTED, UNKNOWN). */
 export interface AwaitingOrder {
@@ -65,6 +66,11 @@ export function sideMissingCause(
     return { reason: 'api-key', detail: 'the API key is refused (401 on the last authenticated read)' };
   if (account !== null && account.status !== 'ACTIVE')
     return { reason: 'account-not-active', detail: `the account is ${account.status}` };
+
+  const paused = report.strategy.skipped.find(
+    (k) => k.pair === pair && k.side === side && k.reason.startsWith(PAUSED_SKIP),
+  );
+  if (paused !== undefined) return { reason: 'paused', detail: paused.reason };
 
   const mine = awaiting.find(here);
   if (mine !== undefined) return { reason: 'unknown-order', detail: describeOrder(mine) };

@@ -8,6 +8,8 @@ export const SIDE_MISSING_REASONS = [
   'api-key',
   /** The account is not ACTIVE: the venue refuses new placements. */
   'account-not-active',
+  /** An operator or the kill switch paused the side (`ledger-mm pause`; until `ledger-mm resume`). */
+  'paused',
   /** An order of ours whose placement outcome is unknown holds the side's slot, or the venue's one-at-a-time rule. */
   'unknown-order',
   /** The risk gate halted the pair (stale book, price jump, daily loss, error breaker, unknown pair). */

@@ -30,6 +30,7 @@ import { ownOrdersView } from '../../orders/own-orders-view.js';
 import { riskInputs, type PairPosition, type Positions } from '../../portfolio/pnl.js';
 import type { RiskMemory, RiskMemoryEvent } from '../../risk/risk-memory.js';
 import type { PairCost } from '../../strategy/cost-floor.js';
+import { applyPauses, type PauseSet } from '../../risk/pause-set.js';
 
 /** What one pass saw and decided (kept for status, logs and tests). */
 export interface CycleReport {
@@ -73,6 +74,8 @@ export interface QuoteCycleDeps {
   readonly riskMemory?: RiskMemory;
   /** Told what happened to the risk memory (restored, failures). Must not throw. */
   readonly onRiskMemory?: (event: RiskMemoryEvent) => void;
+  /** The paused scopes (an operator's, the kill switch's): planned with no quote. Default none. */
+  readonly pauses?: () => PauseSet;
 }
 
 /** Priority of the risk gate's cancels in the cancel pool (others run at 0). */
@@ -129,7 +132,9 @@ export class QuoteCycle {
     this.d.bookWatch.observe(raw);
     const { snapshot, own, balances, stale } = this.inputs(raw, params);
     const timing = { ...dispatch.timing, lastFillAt: this.fills.observe(this.d.engine.inventory, now) };
-    const strategy = computeQuotes(snapshot, own, balances, params.strategy, timing, this.costs());
+    const strategy = this.paused(
+      computeQuotes(snapshot, own, balances, params.strategy, timing, this.costs()),
+    );
     const plan = (this.d.reconciler ?? planReconcile)(strategy, own, balances, params.reconcile);
     const positions = this.d.positions.compute(this.d.engine.inventory, snapshot, strategy.references);
     this.riskState ??= this.seedRisk(now, params);
@@ -188,13 +193,15 @@ export class QuoteCycle {
     const now = this.d.clock.now();
     const params = this.d.params();
     const inputs = this.inputs(this.d.market.snapshot(now), params, entry.registrySlot);
-    const strategy = computeQuotes(
-      inputs.snapshot,
-      inputs.own,
-      inputs.balances,
-      params.strategy,
-      { ...this.d.dispatch.timing, lastFillAt: this.fills.observe(this.d.engine.inventory, now) },
-      this.costs(),
+    const strategy = this.paused(
+      computeQuotes(
+        inputs.snapshot,
+        inputs.own,
+        inputs.balances,
+        params.strategy,
+        { ...this.d.dispatch.timing, lastFillAt: this.fills.observe(this.d.engine.inventory, now) },
+        this.costs(),
+      ),
     );
     const quote = strategy.quotes.find((q) => q.slot === entry.quoteSlot);
     if (quote === undefined) return 'no-quote';
@@ -202,6 +209,12 @@ export class QuoteCycle {
     const fresh = stillFresh(asOrder, quote, entry.action.reason, stage, params.reconcile, now);
     if (fresh !== true) return fresh;
     return this.riskAllows(entry, quote, inputs, strategy, params) ? true : 'risk';
+  }
+
+  /** The strategy's result with the paused scopes taken out (`src/risk/pause-set.ts`). */
+  private paused(result: StrategyResult): StrategyResult {
+    const set = this.d.pauses?.() ?? [];
+    return set.length === 0 ? result : applyPauses(result, set, Object.keys(this.d.params().strategy.pairs));
   }
 
   /** The gate's first state: fresh, with the day's daily loss state when the memory has it. */

@@ -21,6 +21,7 @@ import { fillFlow, ownLocks, type LocalBalances } from '../../portfolio/local-ba
 import { OrderDispatch } from './order-dispatch.js';
 import type { Positions } from '../../portfolio/pnl.js';
 import { QuoteCycle } from './quote-cycle.js';
+import type { PauseSet } from '../../risk/pause-set.js';
 import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from '../../risk/risk-memory.js';
 
 /** What a session shares with the daemon. */
@@ -40,6 +41,8 @@ export interface SessionDeps {
   readonly emit: (event: DaemonEvent) => void;
   /** The reconciler variant (the lab's baselines); default `planReconcile`. */
   readonly reconciler?: ReconcileFn;
+  /** The paused scopes the quote cycle plans without (`src/daemon/control/`). */
+  readonly pauses?: () => PauseSet;
 }
 
 /**
@@ -74,6 +77,7 @@ export class TradingSession {
       params: d.params,
       canPlace: d.canPlace,
       ...(d.reconciler === undefined ? {} : { reconciler: d.reconciler }),
+      ...(d.pauses === undefined ? {} : { pauses: d.pauses }),
       riskMemory: journalRiskMemory(() => engine.meta),
       onRiskMemory: (e) => this.onRiskMemory(e),
     });

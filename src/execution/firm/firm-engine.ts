@@ -24,6 +24,7 @@ import type { CancelOptions } from '../cancel/cancel-pool.js';
 import type {
   CloseOptions,
   EngineEvent,
+  EngineControlLog,
   EngineMeta,
   EnginePhase,
   OrdersView,
@@ -144,6 +145,11 @@ export class FirmEngine implements TradingEngine {
 
   get meta(): EngineMeta {
     return this.primary.meta;
+  }
+
+  /** The control log (pauses and resumes) is the primary party's journal's, as the meta is. */
+  get controlLog(): EngineControlLog {
+    return this.primary.controlLog;
   }
 
   get ignoredOrders(): number {

@@ -108,6 +108,32 @@ export function benchView(now: number): DaemonStateView {
       placement: { depth: 2, inFlight: 1, oldestWaitMs: 800 },
       cancel: { depth: 1, inFlight: 4, oldestWaitMs: 200 },
     },
+    // Every family gets a series: one side paused by an operator.
+    controls: {
+      pauses: [
+        {
+          scope: 'ETH/USDC SELL',
+          pair: 'ETH/USDC',
+          side: 'SELL',
+          reason: 'operator',
+          by: 'bench',
+          since: now,
+          detail: '',
+        },
+      ],
+      held: [
+        {
+          pair: 'ETH/USDC',
+          side: 'SELL',
+          reason: 'operator',
+          by: 'bench',
+          since: now,
+          until: null,
+          detail: '',
+        },
+      ],
+      killSwitch: { enabled: false, scope: 'daemon', drawdown: null, profitLock: null, watches: [] },
+    },
   };
 }
 

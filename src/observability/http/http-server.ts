@@ -9,6 +9,9 @@
  * | `/readyz`  | readiness: 200 when the provider says ready, else 503 with the reasons |
  * | `/status`  | a JSON summary for people (the status provider's document) |
  *
+ * With a `control` endpoint, `/control`, `/control/pause` and `/control/resume` are served too
+ * (authorised per request; see `control-route.ts`).
+ *
  * GET and HEAD only (405 otherwise); any other path is 404. A provider that throws, rejects or
  * takes longer than `providerTimeoutMs` yields a 500 with a message; the server itself never
  * throws. JSON bodies: `/healthz` and `/readyz` answer `{status, reasons}`.
@@ -16,6 +19,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { CONTROL_ROUTES, serveControl, type ControlEndpoint } from './control-route.js';
 import type { Readiness } from './readiness.js';
 
 /** What `/metrics` serves (a `Metrics` fits). */
@@ -48,6 +52,8 @@ export interface ObservabilityServerOptions {
   readonly maxEventLoopLagSeconds?: number;
   /** Bound on each provider call, ms. Default 5 000. */
   readonly providerTimeoutMs?: number;
+  /** The control endpoint (pause, resume); absent: no control routes. */
+  readonly control?: ControlEndpoint;
   /** Told about provider failures (for the log). Must not throw. */
   readonly onError?: (route: string, error: unknown) => void;
 }
@@ -104,8 +110,16 @@ export class ObservabilityServer {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    req.resume(); // no route reads a body
     const path = (req.url ?? '/').split('?')[0];
+    const control = this.opts.control;
+    if (control !== undefined && CONTROL_ROUTES[path ?? ''] !== undefined) {
+      await serveControl(req, path!, control, (status, body, headers = {}) => {
+        for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+        sendJson(res, status, body);
+      });
+      return;
+    }
+    req.resume(); // no other route reads a body
     const route = ROUTES.has(path ?? '') ? (path as Route) : null;
     if (route === null) {
       send(res, 404, TEXT_TYPE, 'not found\n');
@@ -146,6 +160,7 @@ export class ObservabilityServer {
         sendJson(res, ready ? 200 : 503, {
           status: ready ? 'ready' : 'not ready',
           reasons: [...(r.reasons ?? [])],
+          ...(r.paused === undefined ? {} : { paused: [...r.paused] }),
         });
         return;
       }

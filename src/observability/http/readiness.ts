@@ -11,6 +11,11 @@ export interface Readiness {
   readonly ready: boolean;
   /** Why not ready; empty when ready. For people: never parsed. */
   readonly reasons: readonly string[];
+  /**
+   * What is paused or halted on purpose (an operator's pause, the kill switch, the daily loss
+   * halt), one line each; it does not make the daemon not ready. Absent: nothing to say.
+   */
+  readonly paused?: readonly string[];
 }
 
 /** Options of {@link assessReadiness}. */

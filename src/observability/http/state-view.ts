@@ -39,6 +39,62 @@ export interface DaemonStateView {
   readonly preflightPassed?: boolean;
   /** Readiness inputs: the account as last read; null before the first read. */
   readonly account?: { readonly status: string; readonly authFailing: boolean } | null;
+  /** Pauses, the kill switch and the daily loss halts; absent when the daemon has no controls. */
+  readonly controls?: ControlsView;
+}
+
+/** Quoting held on purpose: by an operator, by the kill switch, by the daily loss limit. */
+export interface ControlsView {
+  /** The paused scopes as asked (`all pairs`, `BTC/USDC`, `BTC/USDC BUY`), oldest first. */
+  readonly pauses: readonly PauseView[];
+  /** Each configured pair and side held now, with the first reason that holds it. */
+  readonly held: readonly HeldSideView[];
+  readonly killSwitch: KillSwitchView;
+}
+
+/** Why a side is held: `operator`, `kill-switch` (pauses, until a resume), `daily-loss` (until the UTC day ends). */
+export type HoldReason = 'operator' | 'kill-switch' | 'daily-loss';
+
+/** One paused scope. */
+export interface PauseView {
+  /** `all pairs`, `BTC/USDC`, `BTC/USDC BUY`, `BUY on all pairs`. */
+  readonly scope: string;
+  readonly pair: string | null;
+  readonly side: Side | null;
+  readonly reason: HoldReason;
+  readonly by: string;
+  readonly since: number;
+  readonly detail: string;
+}
+
+/** A pair and side held. */
+export interface HeldSideView {
+  readonly pair: string;
+  readonly side: Side;
+  readonly reason: HoldReason;
+  readonly by: string;
+  /** When it began (null: not known, a daily loss halt restored from the store). */
+  readonly since: number | null;
+  /** When it ends by itself (the daily loss halt), ms; null: at a resume. */
+  readonly until: number | null;
+  readonly detail: string;
+}
+
+/** The kill switch: its rules and, per key it watches, the day's figures. */
+export interface KillSwitchView {
+  /** False when neither rule is set. */
+  readonly enabled: boolean;
+  readonly scope: 'daemon' | 'pair';
+  readonly drawdown: Dec | null;
+  readonly profitLock: Dec | null;
+  /** Per pair (`scope: pair`) or `quote:<instrument>` (`scope: daemon`). */
+  readonly watches: readonly {
+    readonly key: string;
+    readonly pnl: Dec;
+    readonly peak: Dec;
+    readonly armedAt: Dec;
+    readonly tripped: boolean;
+  }[];
 }
 
 /** One configured pair. */

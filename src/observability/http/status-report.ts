@@ -7,7 +7,7 @@ import { toWire } from '../../core/decimal.js';
 import { ORDER_STATES, type OrderState } from '../../orders/fsm/index.js';
 import { summarizeQuotes } from '../quote-summary.js';
 import type { Readiness } from './readiness.js';
-import type { DaemonStateView, LiveQuoteView } from './state-view.js';
+import type { ControlsView, DaemonStateView, LiveQuoteView } from './state-view.js';
 
 /** See the module doc. */
 export interface StatusReport {
@@ -33,6 +33,29 @@ export interface StatusReport {
     lastSuccessAt: string | null;
     ageSeconds: number | null;
   }[];
+  /** Quoting held on purpose: pauses (operator, kill switch), daily loss halts, the kill switch. */
+  readonly controls?: ControlsStatus;
+}
+
+/** The controls in the status. */
+export interface ControlsStatus {
+  readonly pauses: readonly { scope: string; reason: string; by: string; since: string; detail: string }[];
+  readonly held: readonly {
+    pair: string;
+    side: string;
+    reason: string;
+    by: string;
+    since: string | null;
+    until: string | null;
+    detail: string;
+  }[];
+  readonly killSwitch: {
+    enabled: boolean;
+    scope: string;
+    drawdown: string | null;
+    profitLock: string | null;
+    watches: readonly { key: string; pnl: string; peak: string; armedAt: string; tripped: boolean }[];
+  };
 }
 
 /** One pair in the status. */
@@ -159,6 +182,42 @@ export function buildStatusReport(view: DaemonStateView, opts: StatusReportOptio
       lastSuccessAt: p.lastSuccessAt === null ? null : iso(p.lastSuccessAt),
       ageSeconds: p.lastSuccessAt === null ? null : age(p.lastSuccessAt),
     })),
+    ...(view.controls === undefined ? {} : { controls: controlsStatus(view.controls, iso) }),
+  };
+}
+
+function controlsStatus(c: ControlsView, iso: (at: number) => string): ControlsStatus {
+  const k = c.killSwitch;
+  return {
+    pauses: c.pauses.map((p) => ({
+      scope: p.scope,
+      reason: p.reason,
+      by: p.by,
+      since: iso(p.since),
+      detail: p.detail,
+    })),
+    held: c.held.map((h) => ({
+      pair: h.pair,
+      side: h.side,
+      reason: h.reason,
+      by: h.by,
+      since: h.since === null ? null : iso(h.since),
+      until: h.until === null ? null : iso(h.until),
+      detail: h.detail,
+    })),
+    killSwitch: {
+      enabled: k.enabled,
+      scope: k.scope,
+      drawdown: opt(k.drawdown),
+      profitLock: opt(k.profitLock),
+      watches: k.watches.map((w) => ({
+        key: w.key,
+        pnl: str(w.pnl),
+        peak: str(w.peak),
+        armedAt: str(w.armedAt),
+        tripped: w.tripped,
+      })),
+    },
   };
 }
 

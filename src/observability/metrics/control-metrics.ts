@@ -16,6 +16,9 @@
  * a numeric code, so `ledger_mm_risk_state{state="halted"} == 1` needs no legend and `sum by
  * (state)` counts pairs per state.
  *
+ * `ledger_mm_paused` has one series per pair and side held on purpose (`reason`: `operator`,
+ * `kill_switch`, `daily_loss`), set on scrape; a side quoting has none.
+ *
  * Extra labels: `state` (3 values) on the risk gauge; `status` (4 values) on the account gauge;
  * `reason` on denials (the gate's closed `RiskRule` list); `version`/`commit` on the one
  * `ledger_mm_build_info` series.
@@ -30,6 +33,7 @@ export interface ControlMetrics {
   readonly accountStatus: Gauge<'status'>;
   readonly riskState: Gauge<'pair' | 'state'>;
   readonly riskDenials: Counter<'pair' | 'reason'>;
+  readonly paused: Gauge<'pair' | 'side' | 'reason'>;
   readonly configReloads: Counter<'outcome'>;
   readonly buildInfo: Gauge<'version' | 'commit'>;
   readonly eventLoopLag: Gauge;
@@ -70,6 +74,12 @@ export function createControlMetrics(f: MetricFactory): ControlMetrics {
       'ledger_mm_risk_state',
       'Risk gate standing per pair, one-hot: 1 on the current state (active, reducing, halted), 0 on the others.',
       ['pair', 'state'],
+      true,
+    ),
+    paused: f.gauge(
+      'ledger_mm_paused',
+      '1 for each pair and side held on purpose, by why: operator (ledger-mm pause), kill_switch (risk.killSwitch; until ledger-mm resume), daily_loss (risk.dailyLoss; until the UTC day ends). No series: quoting there.',
+      ['pair', 'side', 'reason'],
       true,
     ),
     riskDenials: f.counter(

@@ -32,6 +32,7 @@ export type {
   FillMarkoutHorizon,
 } from './fill-history.js';
 export type { MigrationReport } from './schema.js';
+export type { ControlAction, ControlChange, ControlChangeInput } from './control-log.js';
 export type {
   FillInput,
   FillRecord,

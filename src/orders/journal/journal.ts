@@ -8,6 +8,7 @@
  */
 import { systemClock } from '../../core/clock.js';
 import type { Clock } from '../../core/clock.js';
+import { ControlLog, type ControlChange, type ControlChangeInput } from './control-log.js';
 import { JournalClosedError, JournalInputError, JournalReadOnlyError } from './errors.js';
 import {
   FillHistory,
@@ -70,6 +71,7 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   private readonly writes: OrderWrites<O>;
   private readonly group: GroupCommit;
   private readonly history: FillHistory;
+  private readonly controls: ControlLog;
   private closed = false;
 
   /** @internal Use {@link openJournal}. */
@@ -96,6 +98,7 @@ export class Journal<O extends JournalOrder = JournalOrder> {
     });
     this.writes = new OrderWrites(this.st, init.clock, init.codec);
     this.history = new FillHistory(init.db);
+    this.controls = new ControlLog(init.db);
     this.runId = init.lock === null ? null : this.startRun();
   }
 
@@ -247,6 +250,20 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   lastSeq(): number {
     this.assertOpen();
     return this.st.lastSeq.get()?.seq ?? 0;
+  }
+
+  /**
+   * Appends a pause or resume to the control log (durable on return: write it before acting on
+   * it); returns its sequence number.
+   */
+  recordControlChange(change: ControlChangeInput): number {
+    return this.write(() => this.controls.append(change), 'durable');
+  }
+
+  /** The control log, oldest first. */
+  controlChanges(): ControlChange[] {
+    this.assertOpen();
+    return this.controls.changes();
   }
 
   /** A meta value. */

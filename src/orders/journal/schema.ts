@@ -5,6 +5,7 @@
  * a returned commit survives a crash and a power loss). Run by `openJournal` on every open.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { CONTROL_LOG_SQL } from './control-log.js';
 import { JournalSchemaError } from './errors.js';
 
 /** A better-sqlite3 connection. */
@@ -149,6 +150,7 @@ CREATE TRIGGER fill_marks_no_delete BEFORE DELETE ON fill_marks
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial schema', up: V1 },
   { version: 2, description: 'fill history: fills.party, fill_marks', up: FILL_HISTORY },
+  { version: 3, description: 'control log: control_changes (pause and resume)', up: CONTROL_LOG_SQL },
 ];
 
 /** The schema version this build writes. */

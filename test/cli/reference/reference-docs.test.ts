@@ -77,7 +77,7 @@ describe('docs/reference/', () => {
 
   it('cli.md holds every command usage', () => {
     const page = cliReference();
-    expect(COMMANDS.length).toBe(13);
+    expect(COMMANDS.length).toBe(15);
     const missing = COMMANDS.filter(
       (c) => !page.includes(`## ${c.name}\n`) || !page.includes(c.usage.trimEnd()),
     );

@@ -90,6 +90,7 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_ready: ['gauge', []],
   ledger_mm_account_status: ['gauge', ['status']],
   ledger_mm_risk_state: ['gauge', ['pair', 'state']],
+  ledger_mm_paused: ['gauge', ['pair', 'side', 'reason']],
   ledger_mm_risk_denials_total: ['counter', ['pair', 'reason']],
   ledger_mm_config_reloads_total: ['counter', ['outcome']],
   ledger_mm_build_info: ['gauge', ['version', 'commit']],

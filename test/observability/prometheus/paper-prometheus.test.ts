@@ -60,6 +60,8 @@ const MAY_BE_EMPTY = new Set([
   'Volume over the time range (quote)',
   'Contract rotations and residual expiries',
   'Risk denials per minute',
+  // Empty while nothing is paused or halted (a paper session pauses nothing).
+  'Held on purpose: pauses, kill switch, daily loss',
   'Venue errors per minute by code',
   'Client retries per minute',
   '429 RATE_LIMITED per minute',

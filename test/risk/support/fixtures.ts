@@ -30,6 +30,7 @@ export function params(over: Partial<RiskParams> = {}): RiskParams {
     priceJump: { maxMovePct: d('2'), windowMs: 30_000, cooldownMs: 60_000 },
     dailyLoss: { perPair: d('500'), total: d('1000') },
     breaker: { failures: 3, baseBackoffMs: 10_000, maxBackoffMs: 40_000 },
+    killSwitch: { drawdown: null, profitLock: null, scope: 'daemon' },
     ...over,
   };
 }
