@@ -8,6 +8,7 @@
  */
 import { type AnySection, type SchemaOf, leaves } from './define.js';
 import { type ExecutionConfig, executionSchema } from './sections/execution.js';
+import { type HedgeConfig, hedgeSchema } from './sections/hedge.js';
 import { type LogConfig, logSchema } from './sections/log.js';
 import { type MarketConfig, marketSchema } from './sections/market.js';
 import { type MetricsConfig, metricsSchema } from './sections/metrics.js';
@@ -22,6 +23,7 @@ import { type VenueConfig, venueSchema } from './sections/venue.js';
 import { type WatchdogConfig, watchdogSchema } from './sections/watchdog.js';
 
 export type { ExecutionConfig } from './sections/execution.js';
+export type { HedgeConfig, PairHedgeConfig } from './sections/hedge.js';
 export type { LogConfig } from './sections/log.js';
 export type { MarketConfig } from './sections/market.js';
 export type { MetricsConfig } from './sections/metrics.js';
@@ -49,6 +51,7 @@ export interface MmConfig {
   readonly market: MarketConfig;
   readonly risk: RiskConfig;
   readonly watchdog: WatchdogConfig;
+  readonly hedge: HedgeConfig;
 }
 
 /** The convict schema: every key has a `doc`, a `format` and a `default`. */
@@ -66,6 +69,7 @@ export const configSchema: SchemaOf<MmConfig> = {
   market: marketSchema,
   risk: riskSchema,
   watchdog: watchdogSchema,
+  hedge: hedgeSchema,
 };
 
 /** The environment variable listing extra config files (comma-separated, applied in order). */

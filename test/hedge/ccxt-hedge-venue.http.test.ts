@@ -112,16 +112,19 @@ describe('CcxtHedgeVenue against a local Binance', () => {
 
 describe('loadHedgeCredentials', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-hedge-cred-'));
-  it('reads files first, then the environment, and refuses an open file', () => {
+  const none = { apiKey: '', apiSecret: '', apiKeyFile: '', apiSecretFile: '' };
+  it('reads the environment first, then the files, and refuses an open file', () => {
     const key = path.join(dir, 'key');
     fs.writeFileSync(key, 'k-from-file\n', { mode: 0o600 });
-    expect(
-      loadHedgeCredentials({ apiKeyFile: key, apiSecretFile: '' }, { LEDGER_MM_HEDGE_API_SECRET: 's-env' }),
-    ).toEqual({ apiKey: 'k-from-file', secret: 's-env' });
-    fs.chmodSync(key, 0o644);
-    expect(() => loadHedgeCredentials({ apiKeyFile: key, apiSecretFile: '' }, {})).toThrow(
-      /readable by group/,
+    expect(loadHedgeCredentials({ ...none, apiKeyFile: key, apiSecret: 's-env' })).toEqual({
+      apiKey: 'k-from-file',
+      secret: 's-env',
+    });
+    expect(loadHedgeCredentials({ ...none, apiKey: 'k-env', apiKeyFile: key, apiSecret: 's' }).apiKey).toBe(
+      'k-env',
     );
-    expect(() => loadHedgeCredentials({ apiKeyFile: '', apiSecretFile: '' }, {})).toThrow(/no hedge API key/);
+    fs.chmodSync(key, 0o644);
+    expect(() => loadHedgeCredentials({ ...none, apiKeyFile: key })).toThrow(/readable by group/);
+    expect(() => loadHedgeCredentials(none)).toThrow(/no hedge API key/);
   });
 });
