@@ -5,6 +5,7 @@ import type { FileWatcher } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
 import type { EngineEvent, OrderEngineOptions } from '../execution/engine-types.js';
 import type { ExecutionTuning } from '../execution/execution-settings.js';
+import type { HedgeVenueFactory } from '../hedge/hedging-setup.js';
 import type { Logger } from '../logging/logger.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueHooks } from '../venue/exchange.js';
@@ -91,6 +92,11 @@ export interface DaemonOptions {
    * lab (`ledger-mm simulate --compare` plugs its baselines here); the product never sets it.
    */
   readonly reconciler?: ReconcileFn;
+  /**
+   * The hedge venue of a hedged pair (`hedge` config section). Default: ccxt. A seam for the lab
+   * (`simulate --hedge` plugs the simulated hedge venue here).
+   */
+  readonly hedgeVenue?: HedgeVenueFactory;
 }
 
 /** The signature of the reconciler: desired quotes + own orders → the plan of a cycle. */

@@ -6,6 +6,7 @@
  * alone); `reload()` is SIGHUP; `close()` is the bounded graceful stop (`lifecycle.ts`).
  */
 import type { ReloadOutcome } from '../config/reload.js';
+import type { Dec } from '../core/decimal.js';
 import type { MmConfig } from '../config/schema.js';
 import type { PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
@@ -49,6 +50,9 @@ import { PipelineCycle, SideWatch } from './reporting/side-watch.js';
 import { TradingSession } from './trading/trading-session.js';
 import { QuotePolicy } from './trading/quote-policy.js';
 import { createDaemonVenueClient } from './startup/venue-client.js';
+import { createHedging } from '../hedge/hedging-setup.js';
+import type { Hedging, PairHedgeReport } from '../hedge/hedging.js';
+import type { NetPositionSource } from '../market/net-position.js';
 
 /** See the module doc. */
 export class Daemon {
@@ -63,6 +67,9 @@ export class Daemon {
   private readonly bookWatch = new BookWatch();
   private readonly balances = new LocalBalances();
   private readonly positionsCalc: Positions;
+  /** Hedging of the pairs the `hedge` section enables; null (the default) when none is. */
+  private readonly hedging: Hedging | null;
+  private readonly netPosition: NetPositionSource | undefined;
   private readonly events: EngineEvents;
   private readonly observers = new Fanout<DaemonEvent>();
   private readonly lifetime = new AbortController();
@@ -104,7 +111,21 @@ export class Daemon {
     this.state = feed.state;
     this.pollers = feed.pollers;
     this.reference = feed.reference;
-    this.positionsCalc = new Positions(config.pairs, (seq) => this.session?.engine.fillsAfter(seq) ?? []);
+    this.hedging = createHedging({
+      config,
+      clock,
+      logger: options.logger,
+      ...(options.hedgeVenue === undefined ? {} : { venueFor: options.hedgeVenue }),
+      venueBase: (pair) => this.venueBase(pair),
+      reference: (pair) => this.session?.cycle.last?.strategy.references[pair]?.price ?? null,
+    });
+    const hedging = this.hedging;
+    this.netPosition = hedging === null ? undefined : () => hedging.offsets();
+    this.positionsCalc = new Positions(
+      config.pairs,
+      (seq) => this.session?.engine.fillsAfter(seq) ?? [],
+      this.netPosition,
+    );
     this.keyFile = apiKeyFileOf(options, this.venue);
     this.authWatch = new AuthWatch({
       logger: options.logger,
@@ -218,6 +239,22 @@ export class Daemon {
     }
   }
 
+  /** Every hedged pair's state (metrics, `/status`); empty without hedging. */
+  hedgeReport(): PairHedgeReport[] {
+    return this.hedging?.report() ?? [];
+  }
+
+  /** This venue's net base of `pair` from its fills (the hedger's input); null before the engine. */
+  private venueBase(pair: string): Dec | null {
+    const engine = this.session?.engine;
+    if (engine === undefined || engine.state === 'created') return null;
+    try {
+      return engine.inventory.get(pair).base;
+    } catch {
+      return null; // the engine's journal never opened
+    }
+  }
+
   /** Ready to quote, or every reason not (the observability module's `/readyz` shape). */
   readiness(): DaemonReadiness {
     const last = this.session?.cycle.last ?? null;
@@ -322,6 +359,7 @@ export class Daemon {
     });
     if (started === null || this.lifetime.signal.aborted || this.session === null) return false;
     this.session.start();
+    this.hedging?.start(this.lifetime.signal);
     if (this.o.reload?.watch !== false) {
       this.live.watch();
       this.keyFile?.watch();
@@ -342,6 +380,7 @@ export class Daemon {
       positions: this.positionsCalc,
       events: this.events,
       params: () => this.live.params,
+      ...(this.netPosition === undefined ? {} : { hedge: this.netPosition }),
       // A provisional start queues placements before the preflight has passed; none is signed.
       canPlace: () =>
         !this.lifetime.signal.aborted &&
@@ -375,6 +414,7 @@ export class Daemon {
         closeRest: async () => {
           await this.pollers.close();
           await this.venue.close();
+          await this.hedging?.close();
         },
       },
       {
@@ -412,6 +452,7 @@ export class Daemon {
     this.authWatch.observe(event, this.o.clock.now());
     if (event.type === 'stage') this.pipelineCycle.observe(event.stage, event.ms, event.ok);
     if (event.type === 'placement') this.provisional?.onPlacement(event.outcome);
+    if (event.type === 'fill') this.hedging?.onFill(event.inventory.pair);
     if (event.type === 'cycle' && this.session !== null) {
       const awaiting = awaitingOrders(this.session.engine, event.report.at - this.pipelineCycle.estimateMs);
       for (const e of this.sideWatch.observe(event.report, awaiting)) this.emit(e);

@@ -4,6 +4,7 @@ import type { OrderEngine } from '../../execution/order-engine.js';
 import type { Logger } from '../../logging/logger.js';
 import type { MarketPollers } from '../../market/market-pollers.js';
 import type { MarketState } from '../../market/market-state.js';
+import type { NetPositionSource } from '../../market/net-position.js';
 import type { BookWatch } from '../../market/book-watch.js';
 import { DaemonLoops } from './daemon-loops.js';
 import type { DaemonEvent, DaemonTuning, ReconcileFn } from '../daemon-types.js';
@@ -32,6 +33,8 @@ export interface SessionDeps {
   readonly emit: (event: DaemonEvent) => void;
   /** The reconciler variant (the lab's baselines); default `planReconcile`. */
   readonly reconciler?: ReconcileFn;
+  /** The hedge side of the firm's net position; absent: no hedging. */
+  readonly hedge?: NetPositionSource;
 }
 
 /**
@@ -66,6 +69,7 @@ export class TradingSession {
       params: d.params,
       canPlace: d.canPlace,
       ...(d.reconciler === undefined ? {} : { reconciler: d.reconciler }),
+      ...(d.hedge === undefined ? {} : { hedge: d.hedge }),
       riskMemory: journalRiskMemory(() => engine.meta),
       onRiskMemory: (e) => this.onRiskMemory(e),
     });

@@ -37,6 +37,17 @@ export interface HedgeVenueSimOptions {
   readonly lostAnswerRate?: number;
 }
 
+/** One fill of the simulated hedge venue. */
+export interface HedgeSimTrade {
+  readonly at: number;
+  readonly side: 'BUY' | 'SELL';
+  readonly quantity: Dec;
+  readonly price: Dec;
+  readonly feeQuote: Dec;
+  /** The true price when it filled. */
+  readonly truePrice: Dec;
+}
+
 /** The simulated hedge venue. */
 export class HedgeVenueSim implements HedgeVenue {
   readonly id = 'sim-hedge';
@@ -44,6 +55,8 @@ export class HedgeVenueSim implements HedgeVenue {
   private positionBase: Dec = ZERO;
   /** Every order call that reached the venue, in order (tests count doubled hedges on it). */
   readonly received: HedgeOrderRequest[] = [];
+  /** Every fill, in order, with the true price when it filled (the lab's hedge cost). */
+  readonly trades: HedgeSimTrade[] = [];
 
   constructor(private readonly o: HedgeVenueSimOptions) {}
 
@@ -90,6 +103,15 @@ export class HedgeVenueSim implements HedgeVenue {
       feeQuote: filled.times(fillPrice).times(this.bps(this.o.takerFeeBps)),
     };
     this.orders.set(req.clientOrderId, fills ? state : { ...state, status: 'canceled' });
+    if (fills)
+      this.trades.push({
+        at: this.o.clock.now(),
+        side: req.side,
+        quantity: filled,
+        price: fillPrice,
+        feeQuote: state.feeQuote,
+        truePrice: p,
+      });
     this.positionBase = req.side === 'BUY' ? this.positionBase.plus(filled) : this.positionBase.minus(filled);
     if (this.o.rng.chance(this.o.lostAnswerRate ?? 0)) {
       throw hedgeError('HEDGE_UNKNOWN_OUTCOME', 'simulated hedge venue answer lost');

@@ -1,3 +1,4 @@
+import type { HedgeSimTrade } from '../../hedge/hedge-venue-sim.js';
 import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../../sim/truth/ground-truth.js';
 import type { PlacementSpan } from '../../../sim/truth/ground-truth-view.js';
 import type { LatencyKey, LatencyRange } from '../../../sim/latency.js';
@@ -58,6 +59,8 @@ export interface SimCapture {
   readonly log: LogTally;
   /** The venue's latency ranges in force (the profile with its overrides). */
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
+  /** The simulated hedge venue's fills by hedged pair; absent or empty when nothing is hedged. */
+  readonly hedgeTrades?: Readonly<Record<string, readonly HedgeSimTrade[]>>;
 }
 
 /** What {@link captureTruth} reads. */

@@ -26,6 +26,7 @@ import { captureTruth, PARTY_CALLS, type LogTally, type SimCapture } from './cap
 import { GuardEpisodes } from '../figures/guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
 import { daemonApiKey, withDaemonKey } from '../../rig/daemon-account.js';
+import { HEDGE_SIM_DEFAULTS, SimHedgeVenues, type HedgeSimSettings } from '../../hedge/sim-hedge-venues.js';
 
 /** Options of {@link runSimulation}. */
 export interface SimRunOptions {
@@ -51,6 +52,11 @@ export interface SimRunOptions {
    * throwaway directory removed at the end.
    */
   readonly storePath?: string;
+  /**
+   * The simulated hedge venue of the pairs the config hedges (`hedge.exchange: "sim"`); default
+   * {@link HEDGE_SIM_DEFAULTS}. Unused when no pair is hedged.
+   */
+  readonly hedgeSim?: HedgeSimSettings;
 }
 
 const MAX_MESSAGES = 5;
@@ -107,6 +113,12 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     // The ids' entropy is seeded too: they appear in the report's warnings.
     const idNoise = new Rng(o.seed).fork('daemon/client-order-id');
     const entropy = (): string => idNoise.int(0, 0xffffffff).toString(16).padStart(8, '0');
+    const hedgeVenues = new SimHedgeVenues({
+      clock,
+      seed: o.seed,
+      truePrice: (pair) => venue.engine.core.truth.lastReference(pair),
+      settings: o.hedgeSim ?? HEDGE_SIM_DEFAULTS,
+    });
     const built = new Daemon({
       config,
       clock,
@@ -117,6 +129,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       reload: { load: { configFiles: [], env: {}, cwd: dir }, watch: false },
       tuning: { ...o.tuning, engine: { ...o.tuning?.engine, clientOrderIdEntropy: entropy } },
       ...(o.reconciler === undefined ? {} : { reconciler: o.reconciler }),
+      hedgeVenue: hedgeVenues.factory,
     });
     daemon = built;
     o.onDaemon?.(built);
@@ -156,7 +169,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       venue.engine.core.truth.compact({ events: false, keepCall });
       o.onProgress?.(fake.now - start, o.durationMs);
     }
-    const capture = captureTruth({
+    const truth = captureTruth({
       venue,
       partyId,
       pairs: config.pairs,
@@ -171,6 +184,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       log: { ...tally, messages: [...tally.messages] },
       latencyRanges: venue.latency.ranges,
     });
+    const capture: SimCapture = { ...truth, hedgeTrades: hedgeVenues.trades() };
     await closeDaemon(fake, built);
     await started;
     return capture;
