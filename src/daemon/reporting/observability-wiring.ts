@@ -33,6 +33,8 @@ import type { DaemonEvent } from '../daemon-types.js';
 import type { DaemonAttachment } from '../run-daemon.js';
 import type { PairReferenceReport } from '../../market/reference/exchanges-reference.js';
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
+import { HedgeMetricsWriter } from '../../observability/hedge-metrics.js';
+import type { PairHedgeReport } from '../../hedge/hedging.js';
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
 export interface ObservableDaemon {
@@ -42,6 +44,8 @@ export interface ObservableDaemon {
   stateView(): DaemonStateView;
   /** The "exchanges" reference's sources (absent or empty: no reference metrics). */
   referenceReport?(): readonly PairReferenceReport[];
+  /** The hedged pairs (absent or empty: no hedge metrics). */
+  hedgeReport?(): readonly PairHedgeReport[];
 }
 
 /** Options of {@link observabilityAttachment}. */
@@ -134,6 +138,8 @@ export async function attachObservability(
   const collector = registerStateCollector(metrics, () => daemon.stateView());
   const referenceWriter = new ReferenceMetricsWriter(metrics.reference);
   const unhookReference = metrics.hooks.add(() => referenceWriter.refresh(daemon.referenceReport?.() ?? []));
+  const hedgeWriter = new HedgeMetricsWriter(metrics.hedge);
+  const unhookHedge = metrics.hooks.add(() => hedgeWriter.refresh(daemon.hedgeReport?.() ?? []));
   const readiness = (): Readiness => daemon.readiness();
   const unregisterReady = registerReadinessGauge(metrics, readiness);
   const server = new ObservabilityServer({
@@ -155,6 +161,7 @@ export async function attachObservability(
   const release = (): void => {
     unsubscribe();
     unhookReference();
+    unhookHedge();
     collector.unregister();
     unregisterReady();
     metrics.close();

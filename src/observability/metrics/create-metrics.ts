@@ -16,6 +16,7 @@ import { QueueState } from '../queue-state.js';
 import { createQuotingMetrics, type QuotingMetrics } from './quoting-metrics.js';
 import { ScrapeHooks } from '../scrape-hooks.js';
 import { createReferenceMetrics, type ReferenceMetrics } from '../reference-metrics.js';
+import { createHedgeMetrics, type HedgeMetrics } from '../hedge-metrics.js';
 import { createVenueMetrics, type VenueMetrics } from './venue-metrics.js';
 export interface CreateMetricsOptions extends LabelBounds {
   /** The time ages are measured against, ms since the epoch. Default `Date.now`. */
@@ -59,6 +60,8 @@ export interface Metrics {
   readonly control: ControlMetrics;
   /** The "exchanges" reference's sources (`reference-metrics.ts`); no series unless a pair uses it. */
   readonly reference: ReferenceMetrics;
+  /** Hedging (`hedge-metrics.ts`); no series unless a pair is hedged. */
+  readonly hedge: HedgeMetrics;
   /** The label-value guards (bounded cardinality). */
   readonly labels: MetricLabels;
   /** The last execution-queue figures. */
@@ -108,6 +111,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const money = createMoneyMetrics(f);
   const markouts = createMarkoutMetrics(f, now);
   const reference = createReferenceMetrics(f);
+  const hedge = createHedgeMetrics(f);
   control = createControlMetrics(f);
   const ctl = control;
   const labels = createLabelGuards(opts, () => ctl.labelOverflow.inc());
@@ -157,6 +161,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
     markouts,
     control,
     reference,
+    hedge,
     labels,
     queues,
     hooks,

@@ -63,6 +63,9 @@ const MAY_BE_EMPTY = new Set([
   'Venue errors per minute by code',
   'Client retries per minute',
   '429 RATE_LIMITED per minute',
+  // Paper mode hedges nothing (config/paper.json has no hedge section).
+  'Hedge: position and what is left unhedged (base)',
+  'Hedge cost since start (quote)',
 ]);
 
 /** The quoting and pipeline panels: they must return finite numbers, not just series. */
