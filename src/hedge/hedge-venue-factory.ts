@@ -10,22 +10,35 @@ import { ccxtTradingExchange, loadHedgeCredentials } from './hedge-credentials.j
 import type { HedgeSettings } from './hedge-settings.js';
 import type { HedgeVenue } from './hedge-venue.js';
 
+/** Options of {@link ccxtExchangeFor}. */
+export interface CcxtExchangeOptions {
+  /** Endpoint overrides (tests: a local server on 127.0.0.1). */
+  readonly urls?: Readonly<Record<string, unknown>>;
+  /** Extra ccxt options (tests: no currency or margin loads). */
+  readonly options?: Readonly<Record<string, unknown>>;
+  /** Build it without credentials when none are configured (`check` of a dryRun pair). */
+  readonly credentialsOptional?: boolean;
+}
+
 /** The ccxt exchange of `s`, markets not loaded yet (the first call loads them). */
 export async function ccxtExchangeFor(
   s: HedgeSettings,
   hedge: HedgeConfig,
-  urls?: Readonly<Record<string, unknown>>,
+  o: CcxtExchangeOptions = {},
 ): Promise<CcxtTradingExchange> {
   if (s.exchange === 'sim')
     throw new Error(
       'hedge exchange "sim" is the simulated hedge venue of simulate; the daemon needs a ccxt exchange',
     );
-  const creds = loadHedgeCredentials(hedge);
-  const options = s.market === 'perp' ? { defaultType: 'swap' } : { defaultType: 'spot' };
+  const creds =
+    o.credentialsOptional === true && hedge.apiKey === '' && hedge.apiKeyFile === ''
+      ? { apiKey: '', secret: '' }
+      : loadHedgeCredentials(hedge);
+  const options = { defaultType: s.market === 'perp' ? 'swap' : 'spot', ...o.options };
   return (await ccxtTradingExchange(s.exchange, creds, {
     timeoutMs: s.timeoutMs,
     options,
-    ...(urls === undefined ? {} : { urls }),
+    ...(o.urls === undefined ? {} : { urls: o.urls }),
   })) as CcxtTradingExchange;
 }
 
