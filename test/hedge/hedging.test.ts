@@ -11,6 +11,7 @@ import { fakeClock } from '../../src/core/clock.js';
 import { Dec } from '../../src/core/decimal.js';
 import { HedgeJournal } from '../../src/hedge/hedge-journal.js';
 import type { HedgeSettings } from '../../src/hedge/hedge-settings.js';
+import { hedgeError } from '../../src/hedge/hedge-venue.js';
 import { Hedging } from '../../src/hedge/hedging.js';
 import { HedgeVenueSim } from '../../src/lab/hedge/hedge-venue-sim.js';
 import { createLogger } from '../../src/logging/logger.js';
@@ -147,6 +148,31 @@ describe('Hedging', () => {
     expect(h.hedging.offsets()['BTC/USDC']!.gate).toBeUndefined();
     expect(h.venue.received.map((r) => r.quantity.toFixed())).toEqual(['0.3']);
     expect(h.lines.some((l) => l.msg === 'hedge venue sim answers again for BTC/USDC')).toBe(true);
+  });
+
+  it('a venue that refuses every order stays failing, logged once, until an order goes through', async () => {
+    const h = setup();
+    const place = h.venue.placeIoc.bind(h.venue);
+    let funds = false;
+    h.venue.placeIoc = (req, signal) =>
+      funds ? place(req, signal) : Promise.reject(hedgeError('HEDGE_INSUFFICIENT_FUNDS', 'no funds'));
+    h.setBase('0.3');
+    h.start();
+    await h.fake.tickAsync(1_000);
+    const firstRefusal = h.hedging.report()[0]!.state!.failingSince;
+    expect(firstRefusal).not.toBeNull();
+    await h.fake.tickAsync(3 * 60_000); // more ticks, each refused
+    // Failing since the first refusal, not since the last: the reads in between do not clear it.
+    expect(h.hedging.report()[0]!.state!.failingSince).toBe(firstRefusal);
+    expect(h.hedging.offsets()['BTC/USDC']!.gate?.BUY.quote).toBe(false);
+    expect(h.lines.filter((l) => l.level >= 30).map((l) => l.msg.slice(0, 30))).toEqual([
+      'hedge venue sim failing for BT',
+    ]);
+    expect(h.journal.all().map((r) => r.state)).toEqual(['never-sent', 'never-sent', 'never-sent']);
+    funds = true;
+    await h.fake.tickAsync(60_000);
+    expect(h.hedging.offsets()['BTC/USDC']!.gate).toBeUndefined();
+    expect(h.venue.received.map((r) => r.quantity.toFixed())).toEqual(['0.3']);
   });
 
   it('at the position cap, hedges up to it, warns once and gates the adding side', async () => {
