@@ -34,6 +34,7 @@ import type { DaemonAttachment } from '../run-daemon.js';
 import type { PairReferenceReport } from '../../market/reference/exchanges-reference.js';
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
 import { HedgeMetricsWriter } from '../../observability/hedge-metrics.js';
+import { hedgeStatus } from '../../observability/http/hedge-status.js';
 import type { PairHedgeReport } from '../../hedge/hedging.js';
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
@@ -150,6 +151,7 @@ export async function attachObservability(
     status: () => ({
       phase: daemon.phase,
       ...buildStatusReport(daemon.stateView(), { readiness: readiness(), queues: metrics.queues.view() }),
+      ...hedgeStatus(daemon.hedgeReport?.() ?? []),
     }),
     eventLoop: metrics.eventLoop,
     ...(heartbeat === null ? {} : { heartbeat: () => heartbeat.verdict() }),
