@@ -93,8 +93,8 @@ export interface DaemonOptions {
    */
   readonly reconciler?: ReconcileFn;
   /**
-   * The hedge venue of a hedged pair (`hedge` config section). Default: ccxt. A seam for the lab
-   * (`simulate --hedge` plugs the simulated hedge venue here).
+   * The hedge venue of a hedged pair (`hedge` config section). Default: ccxt. A seam for the lab:
+   * `simulate` plugs the simulated hedge venue here, for the pairs with `hedge.exchange: "sim"`.
    */
   readonly hedgeVenue?: HedgeVenueFactory;
 }
