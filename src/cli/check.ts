@@ -18,6 +18,8 @@ import { liveVenueOptions } from '../daemon/startup/venue-client.js';
 import { createLiveVenueClient } from '../venue/live-client.js';
 import type { VenueClient } from '../venue/client.js';
 import { EXIT, type Command, type CommandIo } from './command.js';
+import { type HedgeCheckResult, checkHedgeVenues } from '../hedge/hedge-check.js';
+import { hedgeSettings } from '../hedge/hedge-settings.js';
 import { JSON_OPTION, operatorStartup } from './support/operator-setup.js';
 import { PARTY_OPTION, PARTY_USAGE, commandParties, runPerParty } from './support/party-scope.js';
 import type { MmConfig } from '../config/schema.js';
@@ -33,6 +35,9 @@ Runs the onboarding preflight against the configured venue and prints one line p
   pairs           every configured pair is listed by GET /pairs and allowed for the account
   balances        GET /balances reads (a warning when a token of the pairs holds nothing)
   signing key     the key file loads and its fingerprint is the one in the account's party id
+  hedge ...       per hedged pair (hedge section): the exchange's markets load, the symbol
+                  exists, hedge.minOrderBase is not under its minimum, the credentials read the
+                  balances (not for a dryRun pair)
 Read-only: nothing is placed, cancelled, signed or submitted.
 
 With firm.parties, the preflight runs for every party (or only --party NAME), each with its own
@@ -130,16 +135,20 @@ async function checkParty(config: MmConfig, json: boolean, io: CommandIo): Promi
   } finally {
     await client.close();
   }
+  // 5. The hedge venue of each hedged pair (none by default).
+  const hedge = await checkHedgeVenues(hedgeSettings(config), config.hedge);
+  const ok = report.ok && hedge.every((c) => c.status !== 'fail');
 
   if (json) {
     const out = {
-      ok: report.ok,
+      ok,
       venue: { baseUrl: venue.baseUrl, apiKey: handle },
       pairs: config.pairs,
       checks: report.checks,
       account: report.account ?? null,
       listedPairs: report.pairs ?? null,
       balances: report.balances ?? null,
+      hedge,
     };
     io.stdout(`${scrubText(JSON.stringify(out, null, 2))}\n`);
   } else {
@@ -147,8 +156,21 @@ async function checkParty(config: MmConfig, json: boolean, io: CommandIo): Promi
       `ledger-mm check: ${venue.baseUrl} with API key ${handle}, pairs ${config.pairs.join(', ') || '(none)'}\n\n`,
     );
     io.stdout(scrubText(formatPreflight(report)));
+    if (hedge.length > 0) io.stdout(scrubText(formatHedgeChecks(hedge, ok)));
   }
-  return report.ok ? EXIT.OK : EXIT.FAILED;
+  return ok ? EXIT.OK : EXIT.FAILED;
+}
+
+/** The hedge lines, in the preflight's style. */
+function formatHedgeChecks(checks: readonly HedgeCheckResult[], ok: boolean): string {
+  const mark = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP' } as const;
+  const width = Math.max(0, ...checks.map((c) => c.name.length));
+  const lines = checks.map((c) => `${mark[c.status]}  ${c.name.padEnd(width)}  ${c.detail}`);
+  lines.push(
+    '',
+    ok ? 'hedge venues passed' : 'hedge venues FAILED: do not trade until every FAIL is resolved',
+  );
+  return `\n${lines.join('\n')}\n`;
 }
 
 /** The `check` subcommand. */

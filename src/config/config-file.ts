@@ -11,6 +11,7 @@ import { type ConfigIssue, MASKED, renderValue } from './errors.js';
 import { checkFormat } from './formats.js';
 import { describeJsonError } from './json-error.js';
 import { unknownKeyReason } from './unknown-names.js';
+import { CREDENTIAL_REASON, hedgeCredentialKeyReason, withoutHedgeCredentials } from './sections/hedge.js';
 
 /** The reason an IO error gives, in words (`no such file`, `permission denied`…). */
 export function ioReason(e: unknown): string {
@@ -76,7 +77,13 @@ export function screen(
     const value = content[name];
     const node = Object.hasOwn(section, name) ? section[name] : undefined;
     if (node === undefined) {
-      issues.push({ key, value: renderValue(value), source: file, reason: unknownKeyReason(name, section) });
+      const credential = hedgeCredentialKeyReason(key);
+      issues.push({
+        key,
+        value: credential === null ? renderValue(value) : MASKED,
+        source: file,
+        reason: credential ?? unknownKeyReason(name, section),
+      });
     } else if (isLeaf(node)) {
       if (node.sensitive === true) {
         issues.push({
@@ -95,7 +102,11 @@ export function screen(
           reason: formatReason(node.format, value),
         });
       } else {
-        out[name] = value;
+        // A credential inside a list (hedge.pairs) is refused here, masked, and never loaded.
+        const { kept, refused } = withoutHedgeCredentials(key, value);
+        for (const k of refused)
+          issues.push({ key: k, value: MASKED, source: file, reason: CREDENTIAL_REASON });
+        out[name] = kept;
         sources.set(key, file);
       }
     } else if (!isPlainObject(value)) {

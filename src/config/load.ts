@@ -19,6 +19,7 @@ import { ioReason, readConfigFile, screen } from './config-file.js';
 import { ConfigError, type ConfigIssue, MASKED, formatConfigError, renderValue } from './errors.js';
 import { OPTIONAL_PATH, PATH, checkFormat } from './formats.js';
 import { unknownEnvironment } from './unknown-names.js';
+import { type HedgeConfig, hedgeConfigIssues } from './sections/hedge.js';
 import {
   CONFIG_FILES_ENV,
   type MmConfig,
@@ -126,6 +127,11 @@ export function loadConfig(opts: LoadConfigOptions): MmConfig {
     )) {
       issues.push({ ...issue, source: issue.key === undefined ? 'default' : sourceOf(issue.key, sources) });
     }
+  }
+
+  if (![...bad].some((k) => k === 'pairs' || k.startsWith('hedge.'))) {
+    for (const issue of hedgeConfigIssues(props['hedge'] as HedgeConfig, props['pairs'] as string[]))
+      issues.push({ ...issue, source: issue.key === undefined ? 'default' : sourceOf(issue.key, sources) });
   }
 
   const venue = props['venue'] as { apiKey: string; apiKeyFile: string };

@@ -10,6 +10,7 @@ import { type AnySection, type SchemaOf, leaves } from './define.js';
 import { type ControlConfig, controlSchema } from './sections/control.js';
 import { type ExecutionConfig, executionSchema } from './sections/execution.js';
 import { type FirmConfig, firmSchema } from './sections/firm.js';
+import { type HedgeConfig, hedgeSchema } from './sections/hedge.js';
 import { type LogConfig, logSchema } from './sections/log.js';
 import { type MarketConfig, marketSchema } from './sections/market.js';
 import { type MetricsConfig, metricsSchema } from './sections/metrics.js';
@@ -26,6 +27,7 @@ import { type WatchdogConfig, watchdogSchema } from './sections/watchdog.js';
 export type { ControlConfig } from './sections/control.js';
 export type { ExecutionConfig } from './sections/execution.js';
 export type { FirmConfig, PartyConfig } from './sections/firm.js';
+export type { HedgeConfig, PairHedgeConfig } from './sections/hedge.js';
 export type { LogConfig } from './sections/log.js';
 export type { MarketConfig } from './sections/market.js';
 export type { MetricsConfig } from './sections/metrics.js';
@@ -55,6 +57,7 @@ export interface MmConfig {
   readonly risk: RiskConfig;
   readonly watchdog: WatchdogConfig;
   readonly firm: FirmConfig;
+  readonly hedge: HedgeConfig;
 }
 
 /** The convict schema: every key has a `doc`, a `format` and a `default`. */
@@ -74,6 +77,7 @@ export const configSchema: SchemaOf<MmConfig> = {
   risk: riskSchema,
   watchdog: watchdogSchema,
   firm: firmSchema,
+  hedge: hedgeSchema,
 };
 
 /** The environment variable listing extra config files (comma-separated, applied in order). */

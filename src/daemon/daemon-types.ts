@@ -12,6 +12,7 @@ import type { FileWatcher } from '../config/reload.js';
 import type { MmConfig } from '../config/schema.js';
 import type { EngineEvent, OrderEngineOptions } from '../execution/engine-types.js';
 import type { ExecutionTuning } from '../execution/execution-settings.js';
+import type { HedgeVenueFactory } from '../hedge/hedging-setup.js';
 import type { Logger } from '../logging/logger.js';
 import type { Signer } from '../signing/signer.js';
 import type { VenueHooks } from '../venue/exchange.js';
@@ -106,6 +107,11 @@ export interface DaemonOptions {
    * `signer` and `config.venue`, as always.
    */
   readonly parties?: readonly PartyIdentity[];
+  /**
+   * The hedge venue of a hedged pair (`hedge` config section). Default: ccxt. A seam for the lab:
+   * `simulate` plugs the simulated hedge venue here, for the pairs with `hedge.exchange: "sim"`.
+   */
+  readonly hedgeVenue?: HedgeVenueFactory;
 }
 
 /** The signature of the reconciler: desired quotes + own orders → the plan of a cycle. */

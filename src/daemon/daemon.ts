@@ -6,6 +6,7 @@
  * alone); `reload()` is SIGHUP; `close()` is the bounded graceful stop (`lifecycle.ts`).
  */
 import type { ReloadOutcome } from '../config/reload.js';
+import type { Dec } from '../core/decimal.js';
 import type { MmConfig } from '../config/schema.js';
 import { statsAs, type PollerStats } from '../core/poller.js';
 import { ExecutionEventHub } from '../execution/execution-events.js';
@@ -54,6 +55,9 @@ import { FirmParties } from './startup/firm-parties.js';
 import { FirmEngine } from '../execution/firm/firm-engine.js';
 import type { PartyView } from '../observability/party-metrics.js';
 import { FundingWatch, firmPartyViews } from './reporting/party-views.js';
+import { createHedging } from '../hedge/hedging-setup.js';
+import type { Hedging, PairHedgeReport } from '../hedge/hedging.js';
+import type { NetPositionSource } from '../market/net-position.js';
 
 /** See the module doc. */
 export class Daemon {
@@ -72,6 +76,9 @@ export class Daemon {
   private readonly bookWatch = new BookWatch();
   private readonly balances = new LocalBalances();
   private readonly positionsCalc: Positions;
+  /** Hedging of the pairs the `hedge` section enables; null (the default) when none is. */
+  private readonly hedging: Hedging | null;
+  private readonly netPosition: NetPositionSource | undefined;
   private readonly events: EngineEvents;
   private readonly observers = new Fanout<DaemonEvent>();
   private readonly lifetime = new AbortController();
@@ -127,7 +134,21 @@ export class Daemon {
     this.state = feed.state;
     this.pollers = feed.pollers;
     this.reference = feed.reference;
-    this.positionsCalc = new Positions(config.pairs, (seq) => this.session?.engine.fillsAfter(seq) ?? []);
+    this.hedging = createHedging({
+      config,
+      clock,
+      logger: options.logger,
+      ...(options.hedgeVenue === undefined ? {} : { venueFor: options.hedgeVenue }),
+      venueBase: (pair) => this.venueBase(pair),
+      reference: (pair) => this.session?.cycle.last?.strategy.references[pair]?.price ?? null,
+    });
+    const hedging = this.hedging;
+    this.netPosition = hedging === null ? undefined : () => hedging.offsets();
+    this.positionsCalc = new Positions(
+      config.pairs,
+      (seq) => this.session?.engine.fillsAfter(seq) ?? [],
+      this.netPosition,
+    );
     // A firm's parties read their key files once, at start (no rotation without a restart).
     this.keyFile = this.firm === null ? apiKeyFileOf(options, this.venue) : null;
     this.authWatch = new AuthWatch({
@@ -249,6 +270,22 @@ export class Daemon {
       return this.positionsCalc.compute(engine.inventory, snap, last?.strategy.references);
     } catch {
       return []; // the engine's journal never opened: there is no inventory to mark
+    }
+  }
+
+  /** Every hedged pair's state (metrics, `/status`); empty without hedging. */
+  hedgeReport(): PairHedgeReport[] {
+    return this.hedging?.report() ?? [];
+  }
+
+  /** This venue's net base of `pair` from its fills (the hedger's input); null before the engine. */
+  private venueBase(pair: string): Dec | null {
+    const engine = this.session?.engine;
+    if (engine === undefined || engine.state === 'created') return null;
+    try {
+      return engine.inventory.get(pair).base;
+    } catch {
+      return null; // the engine's journal never opened
     }
   }
 
@@ -379,6 +416,7 @@ export class Daemon {
     });
     if (started === null || this.lifetime.signal.aborted || this.session === null) return false;
     this.session.start();
+    this.hedging?.start(this.lifetime.signal);
     if (this.o.reload?.watch !== false) {
       this.live.watch();
       this.keyFile?.watch();
@@ -400,6 +438,7 @@ export class Daemon {
       events: this.events,
       params: () => this.live.params,
       pauses: () => this.control.pauses(),
+      ...(this.netPosition === undefined ? {} : { hedge: this.netPosition }),
       // A provisional start queues placements before the preflight has passed; none is signed.
       canPlace: () =>
         !this.lifetime.signal.aborted &&
@@ -434,6 +473,7 @@ export class Daemon {
           await this.pollers.close();
           await this.firm?.closeOthers();
           await this.venue.close();
+          await this.hedging?.close();
         },
       },
       {
@@ -475,6 +515,7 @@ export class Daemon {
     if (event.type === 'cycle' && this.firm !== null) {
       for (const e of this.fundingWatch.observe(this.partyReport(), event.report.at)) this.emit(e);
     }
+    if (event.type === 'fill') this.hedging?.onFill(event.inventory.pair);
     if (event.type === 'cycle' && this.session !== null) {
       const awaiting = awaitingOrders(this.session.engine, event.report.at - this.pipelineCycle.estimateMs);
       for (const e of this.sideWatch.observe(event.report, awaiting)) this.emit(e);

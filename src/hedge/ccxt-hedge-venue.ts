@@ -1,23 +1,29 @@
 /**
  * The hedge venue on a liquid exchange through ccxt (spot or perpetual). IOC limit orders carry
- * the hedger's client order id, so `readOrder` finds an order whose answer was lost. Prices and
- * quantities cross into ccxt as numbers (its API); everything handed back is `Dec`.
+ * the hedger's client order id, so `readOrder` finds an order whose answer was lost. A quantity
+ * and a price cross into ccxt as decimal strings cut by the market's own precision helpers
+ * (`amountToPrecision`, which truncates, and `priceToPrecision`), never as floats; everything
+ * handed back is `Dec`.
  *
- * ccxt's errors map onto the hedge layer's codes: `InsufficientFunds` → insufficient-funds;
- * `InvalidOrder`, `BadRequest`, `AuthenticationError`, `PermissionDenied` → refused (the order is
- * not on the book); anything else on an order call → unknown-outcome (read before acting), on a
- * read → unavailable.
+ * ccxt's errors map onto the `HEDGE_` codes of the one error union (`src/venue/errors.ts`):
+ * `InsufficientFunds` → HEDGE_INSUFFICIENT_FUNDS; `InvalidOrder`, `BadRequest`,
+ * `AuthenticationError`, `PermissionDenied`, `BadSymbol` → HEDGE_REFUSED (the order is not on the
+ * book); anything else on an order call → HEDGE_UNKNOWN_OUTCOME (read before acting), on a read →
+ * HEDGE_UNAVAILABLE.
  *
  * The position: a perpetual's from `fetchPositions` (contracts × contract size, signed); on spot,
  * the base balance minus `spotBaselineBase` (what the account holds when flat).
  */
+import { raceAbort } from '../core/abort-race.js';
 import { Dec, ZERO } from '../core/decimal.js';
+import type { VenueError } from '../venue/errors.js';
 import {
   type HedgeOrderRequest,
   type HedgeOrderState,
   type HedgeTouch,
   type HedgeVenue,
-  HedgeVenueError,
+  hedgeCodeOf,
+  hedgeError,
 } from './hedge-venue.js';
 
 /** The part of a ccxt order the adapter reads. */
@@ -37,12 +43,20 @@ export interface CcxtTradingExchange {
   readonly id: string;
   loadMarkets(reload?: boolean): Promise<unknown>;
   market(symbol: string): { readonly base: string; readonly quote: string; readonly contractSize?: number };
+  /** The quantity cut to the market's step (truncated), as a decimal string; throws below one step. */
+  amountToPrecision(symbol: string, amount: string): string;
+  /** The price rounded to the market's tick, as a decimal string. */
+  priceToPrecision(symbol: string, price: string): string;
+  /**
+   * ccxt types `amount` and `price` as numbers, but every exchange passes them through the two
+   * helpers above, which take decimal strings: the adapter hands it their strings unchanged.
+   */
   createOrder(
     symbol: string,
     type: string,
     side: string,
-    amount: number,
-    price: number,
+    amount: string,
+    price: string,
     params: Record<string, unknown>,
   ): Promise<CcxtOrder>;
   fetchOrder(id: string, symbol: string, params: Record<string, unknown>): Promise<CcxtOrder>;
@@ -96,26 +110,20 @@ export class CcxtHedgeVenue implements HedgeVenue {
   }
 
   private abortable<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(new HedgeVenueError('unavailable', 'aborted'));
-        return;
-      }
-      const onAbort = (): void => reject(new HedgeVenueError('unknown-outcome', 'aborted in flight'));
-      signal.addEventListener('abort', onAbort, { once: true });
-      call()
-        .then(resolve, reject)
-        .finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return raceAbort(call, signal, (before) =>
+      before
+        ? hedgeError('HEDGE_UNAVAILABLE', 'aborted')
+        : hedgeError('HEDGE_UNKNOWN_OUTCOME', 'aborted in flight'),
+    );
   }
 
-  private mapped(e: unknown, orderCall: boolean): HedgeVenueError {
-    if (e instanceof HedgeVenueError) return e;
+  private mapped(e: unknown, orderCall: boolean): VenueError {
+    if (hedgeCodeOf(e) !== null) return e as VenueError;
     const name = errorName(e);
     const msg = e instanceof Error ? e.message : String(e);
-    if (name === 'InsufficientFunds') return new HedgeVenueError('insufficient-funds', msg, { cause: e });
-    if (REFUSED.has(name)) return new HedgeVenueError('refused', msg, { cause: e });
-    return new HedgeVenueError(orderCall ? 'unknown-outcome' : 'unavailable', msg, { cause: e });
+    if (name === 'InsufficientFunds') return hedgeError('HEDGE_INSUFFICIENT_FUNDS', msg, e);
+    if (REFUSED.has(name)) return hedgeError('HEDGE_REFUSED', msg, e);
+    return hedgeError(orderCall ? 'HEDGE_UNKNOWN_OUTCOME' : 'HEDGE_UNAVAILABLE', msg, e);
   }
 
   private state(clientOrderId: string, symbol: string, o: CcxtOrder): HedgeOrderState {
@@ -149,21 +157,23 @@ export class CcxtHedgeVenue implements HedgeVenue {
     try {
       const ex = this.o.exchange;
       await this.abortable(() => ex.loadMarkets(), signal).catch((e: unknown) => {
-        throw new HedgeVenueError('unavailable', 'markets not loaded', { cause: e });
+        throw hedgeError('HEDGE_UNAVAILABLE', 'markets not loaded', e);
       });
+      // Cut by the market's own helpers before anything is sent: a refusal here sent nothing.
+      let amount: string;
+      let price: string;
+      try {
+        amount = ex.amountToPrecision(req.symbol, req.quantity.toFixed());
+        price = ex.priceToPrecision(req.symbol, req.limitPrice.toFixed());
+      } catch (e) {
+        throw hedgeError('HEDGE_REFUSED', e instanceof Error ? e.message : String(e), e);
+      }
       const o = await this.abortable(
         () =>
-          ex.createOrder(
-            req.symbol,
-            'limit',
-            req.side.toLowerCase(),
-            Number(req.quantity.toFixed()),
-            Number(req.limitPrice.toFixed()),
-            {
-              timeInForce: 'IOC',
-              clientOrderId: req.clientOrderId,
-            },
-          ),
+          ex.createOrder(req.symbol, 'limit', req.side.toLowerCase(), amount, price, {
+            timeInForce: 'IOC',
+            clientOrderId: req.clientOrderId,
+          }),
         signal,
       );
       return this.state(req.clientOrderId, req.symbol, { side: req.side.toLowerCase(), ...o });
@@ -204,8 +214,7 @@ export class CcxtHedgeVenue implements HedgeVenue {
       const ex = this.o.exchange;
       await this.abortable(() => ex.loadMarkets(), signal);
       if (this.o.kind === 'perp') {
-        if (ex.fetchPositions === undefined)
-          throw new HedgeVenueError('refused', `${ex.id} has no positions`);
+        if (ex.fetchPositions === undefined) throw hedgeError('HEDGE_REFUSED', `${ex.id} has no positions`);
         const list = await this.abortable(() => ex.fetchPositions!([symbol]), signal);
         const size = new Dec(String(ex.market(symbol).contractSize ?? 1));
         return list

@@ -1,7 +1,9 @@
 /**
- * The hedge venue's API key and secret: from files (`hedge.apiKeyFile`, `hedge.apiSecretFile`)
- * or from the environment (`LEDGER_MM_HEDGE_API_KEY`, `LEDGER_MM_HEDGE_API_SECRET`), never from
- * a config file's values. A file must not be readable by group or others.
+ * The hedge venue's API key and secret: from the environment (`LEDGER_MM_HEDGE_API_KEY`,
+ * `LEDGER_MM_HEDGE_API_SECRET`, which the config loader puts in `hedge.apiKey` and
+ * `hedge.apiSecret`) or else from files (`hedge.apiKeyFile`, `hedge.apiSecretFile`), never from a
+ * config file's values (the loader refuses them there). A file must not be readable by group or
+ * others.
  */
 import fs from 'node:fs';
 
@@ -11,8 +13,11 @@ export interface HedgeCredentials {
   readonly secret: string;
 }
 
-/** Where to look. */
+/** Where to look: the `hedge` config section's four keys. */
 export interface HedgeCredentialSources {
+  /** From the environment only; "" when unset. */
+  readonly apiKey: string;
+  readonly apiSecret: string;
   /** "" or a path. */
   readonly apiKeyFile: string;
   readonly apiSecretFile: string;
@@ -29,19 +34,19 @@ function fromFile(path: string, what: string): string {
 }
 
 /**
- * The credentials, files first, then the environment.
+ * The credentials, the environment's first, then the files.
  *
  * @throws Error naming what is missing (never the value).
  */
-export function loadHedgeCredentials(src: HedgeCredentialSources, env: NodeJS.ProcessEnv): HedgeCredentials {
+export function loadHedgeCredentials(src: HedgeCredentialSources): HedgeCredentials {
   const apiKey =
-    src.apiKeyFile !== ''
-      ? fromFile(src.apiKeyFile, 'hedge API key')
-      : (env['LEDGER_MM_HEDGE_API_KEY'] ?? '');
+    src.apiKey !== '' ? src.apiKey : src.apiKeyFile !== '' ? fromFile(src.apiKeyFile, 'hedge API key') : '';
   const secret =
-    src.apiSecretFile !== ''
-      ? fromFile(src.apiSecretFile, 'hedge API secret')
-      : (env['LEDGER_MM_HEDGE_API_SECRET'] ?? '');
+    src.apiSecret !== ''
+      ? src.apiSecret
+      : src.apiSecretFile !== ''
+        ? fromFile(src.apiSecretFile, 'hedge API secret')
+        : '';
   if (apiKey === '') throw new Error('no hedge API key: set hedge.apiKeyFile or LEDGER_MM_HEDGE_API_KEY');
   if (secret === '')
     throw new Error('no hedge API secret: set hedge.apiSecretFile or LEDGER_MM_HEDGE_API_SECRET');

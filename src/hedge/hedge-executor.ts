@@ -10,10 +10,12 @@
  * with its fills (the position read next includes them). Either way the next decision starts
  * from the venue's truth, so a hedge is never doubled.
  */
+import { raceAbort } from '../core/abort-race.js';
 import { type Clock, abortReason, timeoutSignal } from '../core/clock.js';
+import { CLASSIFICATION, type HedgeCode } from '../venue/errors.js';
 import type { HedgeOrder } from './hedge-decision.js';
 import type { HedgeJournal, HedgeRow } from './hedge-journal.js';
-import { type HedgeOrderState, type HedgeVenue, HedgeVenueError } from './hedge-venue.js';
+import { type HedgeOrderState, type HedgeVenue, hedgeCodeOf, hedgeError } from './hedge-venue.js';
 
 /** Options of {@link HedgeExecutor}. */
 export interface HedgeExecutorOptions {
@@ -33,7 +35,7 @@ export interface HedgeExecutorOptions {
 export type SendOutcome =
   | { readonly outcome: 'settled'; readonly state: HedgeOrderState }
   | { readonly outcome: 'pending'; readonly clientOrderId: string }
-  | { readonly outcome: 'refused'; readonly code: string; readonly message: string }
+  | { readonly outcome: 'refused'; readonly code: HedgeCode; readonly message: string }
   | { readonly outcome: 'dry-run'; readonly clientOrderId: string };
 
 /** The orders of one pair on its hedge venue. */
@@ -97,13 +99,12 @@ export class HedgeExecutor {
       this.o.journal.settle(state, this.o.clock.now());
       return { outcome: 'settled', state };
     } catch (error) {
-      if (
-        error instanceof HedgeVenueError &&
-        (error.code === 'refused' || error.code === 'insufficient-funds')
-      ) {
-        // The venue answered no: the order is not on its book.
+      const code = hedgeCodeOf(error);
+      // The table's `submit` column: anything but `ambiguous` says the order took no effect (the
+      // venue answered no, or the call never reached it).
+      if (code !== null && CLASSIFICATION[code].submit !== 'ambiguous') {
         this.o.journal.markNeverSent(req.clientOrderId, this.o.clock.now());
-        return { outcome: 'refused', code: error.code, message: error.message };
+        return { outcome: 'refused', code, message: (error as Error).message };
       }
       // Unknown outcome: it stays pending until the venue is read.
       this.o.journal.markSent(req.clientOrderId, this.o.clock.now());
@@ -113,19 +114,8 @@ export class HedgeExecutor {
 
   private bounded<T>(call: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
     const t = timeoutSignal(this.o.clock, this.o.timeoutMs, signal);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void =>
-        reject(
-          new HedgeVenueError('unknown-outcome', 'hedge venue call timed out', {
-            cause: abortReason(t.signal),
-          }),
-        );
-      if (t.signal.aborted) {
-        onAbort();
-        return;
-      }
-      t.signal.addEventListener('abort', onAbort, { once: true });
-      call(t.signal).then(resolve, reject);
-    }).finally(() => t.dispose());
+    return raceAbort(call, t.signal, () =>
+      hedgeError('HEDGE_UNKNOWN_OUTCOME', 'hedge venue call timed out', abortReason(t.signal)),
+    ).finally(() => t.dispose());
   }
 }

@@ -1,13 +1,15 @@
 /**
  * The hedge venue contract: the few calls the hedger makes on a liquid exchange (ccxt in
  * production, `src/hedge/ccxt-hedge-venue.ts`; the simulator's own in the lab,
- * `src/lab/hedge/hedge-venue-sim.ts`). Every call takes an AbortSignal; money is `Dec`.
+ * `src/lab/hedge/hedge-venue-sim.ts`). Every call takes an AbortSignal; money is `Dec`; failures are
+ * {@link VenueError}s with a `HEDGE_` code ({@link hedgeError}).
  *
  * Orders are identified by the client order id the hedger chose and journaled before sending:
  * that is what lets recovery ask the venue whether an order reached it (`readOrder`), so an order
  * is never sent twice.
  */
 import type { Dec } from '../core/decimal.js';
+import { type HedgeCode, VenueError, isHedgeCode } from '../venue/errors.js';
 
 /** An IOC limit order as sent. */
 export interface HedgeOrderRequest {
@@ -36,19 +38,19 @@ export interface HedgeTouch {
   readonly ask: Dec | null;
 }
 
-/** The hedge venue's failures the hedger tells apart (the rest are `unavailable`). */
-export type HedgeVenueErrorCode = 'unavailable' | 'refused' | 'insufficient-funds' | 'unknown-outcome';
+/**
+ * A failed call is a {@link VenueError} with one of the `HEDGE_` codes of the one closed union
+ * (`src/venue/errors.ts`), classified by its table: `HEDGE_UNAVAILABLE` (nothing happened),
+ * `HEDGE_REFUSED` and `HEDGE_INSUFFICIENT_FUNDS` (the exchange said no), `HEDGE_UNKNOWN_OUTCOME`
+ * (an order call whose fate is not known: read the order before anything else).
+ */
+export function hedgeError(code: HedgeCode, message: string, cause?: unknown): VenueError {
+  return new VenueError({ code, message, ...(cause === undefined ? {} : { cause }) });
+}
 
-/** A failed call. `unknown-outcome`: an order call whose fate is not known (timeout, 5xx). */
-export class HedgeVenueError extends Error {
-  constructor(
-    readonly code: HedgeVenueErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'HedgeVenueError';
-  }
+/** The hedge code of a failure, or null when it is not a hedge venue's {@link VenueError}. */
+export function hedgeCodeOf(error: unknown): HedgeCode | null {
+  return error instanceof VenueError && isHedgeCode(error.code) ? error.code : null;
 }
 
 /** The calls the hedger makes. */

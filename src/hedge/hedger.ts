@@ -60,6 +60,8 @@ export class Hedger {
   private feesQuote: Dec = ZERO;
   private slippageQuote: Dec = ZERO;
   private cashQuote: Dec = ZERO;
+  /** The last order was refused: the venue fails until an order goes through or none is needed. */
+  private refused = false;
 
   constructor(private readonly o: HedgerOptions) {}
 
@@ -96,7 +98,8 @@ export class Hedger {
       const inFlight = this.o.executor.pending;
       this.positionBase = await this.o.venue.position(this.o.symbol, signal);
       const touch = await this.o.venue.touch(this.o.symbol, signal);
-      this.ok();
+      // Reads that answer clear a read failure, not a refusal: that needs an order to go through.
+      if (!this.refused) this.ok();
       const decision = decideHedge(this.o.rules, {
         venueExcessBase,
         hedgePositionBase: this.positionBase,
@@ -105,7 +108,10 @@ export class Hedger {
         inFlight,
         venueFailing: false,
       });
-      if (!decision.send) return { decision, hold: decision.hold, sent: false, settled, error: null };
+      if (!decision.send) {
+        this.ok(); // nothing to send: nothing refused either
+        return { decision, hold: decision.hold, sent: false, settled, error: null };
+      }
       const out = await this.o.executor.send(decision.order, signal);
       if (out.outcome !== 'dry-run') this.ordersSent++;
       if (out.outcome === 'settled') {
@@ -114,7 +120,8 @@ export class Hedger {
         const f = out.state.filled;
         this.positionBase = out.state.side === 'BUY' ? this.positionBase.plus(f) : this.positionBase.minus(f);
       }
-      if (out.outcome === 'refused') this.fail(new Error(`${out.code}: ${out.message}`));
+      if (out.outcome === 'refused') this.fail(new Error(`${out.code}: ${out.message}`), true);
+      else this.ok();
       return { decision, hold: null, sent: out.outcome !== 'dry-run', settled, error: null };
     } catch (error) {
       if (signal.aborted) throw error;
@@ -126,11 +133,13 @@ export class Hedger {
   private ok(): void {
     this.failingSince = null;
     this.lastError = null;
+    this.refused = false;
   }
 
-  private fail(error: unknown): void {
+  private fail(error: unknown, refused = false): void {
     this.failingSince ??= this.o.clock.now();
     this.lastError = error;
+    this.refused ||= refused;
   }
 
   private account(s: HedgeOrderState, reference: Dec | null): void {

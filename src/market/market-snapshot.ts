@@ -3,6 +3,7 @@
  * layer's (`src/orders/own-orders-view.ts`), named here too for the readers of a snapshot.
  */
 import type { Dec } from '../core/decimal.js';
+import type { HedgeOffsets } from './net-position.js';
 
 import type { SourceReading } from './reference/combine-sources.js';
 /** See the module doc. */
@@ -28,6 +29,11 @@ export interface MarketSnapshot {
   readonly balancesPending?: boolean;
   /** The account as last read; null until the first successful read. */
   readonly account: AccountView | null;
+  /**
+   * The hedge side of the firm's net position by pair (`net-position.ts`): the strategy's skew
+   * and inventory gate read the holdings with it. Absent (no hedging): this venue's alone.
+   */
+  readonly hedge?: HedgeOffsets;
 }
 
 /** One price level. */

@@ -4,11 +4,16 @@
  * and their value marked to the mid, `quote + base × mid`, which is the cumulative PnL of the
  * pair's trading (registered market makers trade fee-free). The mid is the book's; when the pair
  * has no two-sided book, the strategy's reference price, else the last known mid.
+ *
+ * With a hedge venue, a position is the firm's net one (`market/net-position.ts`): the hedge
+ * venue's base and quote flow (its fees deducted) are added, so the inventory guard and the PnL
+ * read this venue and the hedge together.
  */
 import { ZERO, toWire } from '../core/decimal.js';
 import type { Dec } from '../core/decimal.js';
 import type { InventoryView, PairInventory } from '../execution/inventory.js';
 import type { MarketSnapshot } from '../market/market-snapshot.js';
+import type { HedgeOffset, NetPositionSource } from '../market/net-position.js';
 import { midPrice } from '../market/mid-history.js';
 import { markToMid } from '../risk/daily-loss-guard.js';
 import { unrealisedAt } from './cost-basis.js';
@@ -48,10 +53,14 @@ export class Positions {
   private readonly lastMark = new Map<string, Dec>();
   private readonly book = new CostBook();
 
-  /** `costSource` reads the journal's fills for the cost basis; without it every position is costed flat. */
+  /**
+   * `costSource` reads the journal's fills for the cost basis; without it every position is costed
+   * flat. `hedge` reads the hedge side of the net position; without it, this venue's alone.
+   */
   constructor(
     private readonly pairs: readonly string[],
     private readonly costSource: CostSource = () => [],
+    private readonly hedge: NetPositionSource = () => ({}),
   ) {}
 
   /**
@@ -75,9 +84,10 @@ export class Positions {
   ): PairPosition[] {
     const names = new Set([...this.pairs, ...inventory.all().map((p) => p.pair)]);
     this.book.catchUp(this.costSource);
+    const hedge = this.hedge();
     const out: PairPosition[] = [];
     for (const pair of [...names].sort()) {
-      const inv = inventory.get(pair);
+      const inv = withHedge(inventory.get(pair), hedge[pair]);
       const book = snapshot.pairs[pair]?.book ?? null;
       const mark =
         (book === null ? null : midPrice(book)) ?? references[pair]?.price ?? this.lastMark.get(pair) ?? null;
@@ -96,6 +106,13 @@ export class Positions {
     }
     return out;
   }
+}
+
+/** The pair's inventory with the hedge venue's position and quote flow added (fills counted apart). */
+function withHedge(inv: PairInventory, hedge: HedgeOffset | undefined): PairInventory {
+  return hedge === undefined
+    ? inv
+    : { ...inv, base: inv.base.plus(hedge.base), quote: inv.quote.plus(hedge.quote) };
 }
 
 function costOf(book: CostBook, pair: string, mark: Dec | null): PositionCost {

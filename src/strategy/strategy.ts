@@ -5,7 +5,8 @@
  * distances, levels or a ladder, no-cross, tick rounding, price band, sizes; then funds across
  * all pairs), and reports everything not quoted with its reason. No IO, no clock, no logs.
  */
-import type { Dec } from '../core/decimal.js';
+import { Dec } from '../core/decimal.js';
+import type { HedgeOffset } from '../market/net-position.js';
 import {
   BALANCES_PENDING,
   type MarketSnapshot,
@@ -29,6 +30,7 @@ import {
   baseShare,
   inventoryGate,
   inventoryPressure,
+  type PairHoldings,
   pairHoldings,
   sideLevelCount,
   sizeSkewFactor,
@@ -106,6 +108,18 @@ export function computeQuotes(
   return { quotes, skipped: [...skipped, ...unfunded], references, now: snapshot.now };
 }
 
+/** The holdings with the hedge venue's position (and the quote it received) added. */
+function netHoldings(h: PairHoldings, hedge: HedgeOffset | undefined): PairHoldings {
+  return hedge === undefined ? h : { base: h.base.plus(hedge.base), quote: h.quote.plus(hedge.quote) };
+}
+
+/** `price` moved `bps` away from the market: a bid down, an ask up (the hedge gate's `widen`). */
+function widened(side: 'BUY' | 'SELL', price: Dec, bps: number): Dec {
+  if (bps === 0) return price;
+  const f = new Dec(bps).div(10_000);
+  return side === 'BUY' ? price.times(new Dec(1).minus(f)) : price.times(f.plus(1));
+}
+
 function bySlot(a: { readonly slot: string }, b: { readonly slot: string }): number {
   return a.slot < b.slot ? -1 : a.slot > b.slot ? 1 : 0;
 }
@@ -144,7 +158,13 @@ function quotePair(
     return withRef(`reference ${ref.toFixed()} is outside the price band`);
   }
   // Balances pending: no holdings to skew by or gate on (the sign-time check applies both).
-  const holdings = inventory === BALANCES_PENDING ? null : pairHoldings(inventory, market.base, market.quote);
+  // The firm's net holdings: this venue's plus the hedge venue's (net-position.ts); funding reads
+  // this venue's balances alone.
+  const hedge = snapshot.hedge?.[pair];
+  const holdings =
+    inventory === BALANCES_PENDING
+      ? null
+      : netHoldings(pairHoldings(inventory, market.base, market.quote), hedge);
   const share = holdings === null ? null : baseShare(holdings, ref);
   if (holdings !== null && share === null) {
     return withRef(`no ${market.base} and no ${market.quote} to quote with`);
@@ -171,6 +191,11 @@ function quotePair(
       skipped.push({ pair, side, reason: gate.reason ?? 'inventory limit' });
       continue;
     }
+    const hedgeGate = hedge?.gate?.[side];
+    if (hedgeGate?.quote === false) {
+      skipped.push({ pair, side, reason: hedgeGate.reason ?? 'hedge-venue-failing' });
+      continue;
+    }
     // An ask must also stay above every bid we are about to quote.
     const sideLimits: CrossLimits =
       side === 'SELL' && highestBid !== null && (limits.askAbove === null || highestBid.gt(limits.askAbove))
@@ -178,7 +203,8 @@ function quotePair(
         : limits;
     const ladder = p.levels.ladder?.[side];
     const count = sideLevelCount(side, pressure, ladder?.length ?? p.levels.count, p.inventory.shedOuterAt);
-    const hold = (price: Dec): Dec => holdToFloor(side, price, floor, tick);
+    const widen = hedgeGate === undefined ? 0 : hedgeGate.widenBps;
+    const hold = (price: Dec): Dec => holdToFloor(side, widened(side, price, widen), floor, tick);
     let bestRaw = hold(side === 'BUY' ? best.bid : best.ask);
     let plan: LevelPlan = classicPlan(side, count, p.levels);
     if (ladder !== undefined) {

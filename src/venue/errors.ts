@@ -6,7 +6,9 @@
  * Codes come from two places:
  * - the venue's `error.code` enumeration (`venue-api.md` section 7);
  * - client-side conditions that have no venue code (a timeout, a broken body, a refused
- *   submitUrl), prefixed `CLIENT_` so they can never collide with a venue code.
+ *   submitUrl), prefixed `CLIENT_` so they can never collide with a venue code;
+ * - the hedge venue's failures (a liquid exchange through ccxt, `src/hedge/`), prefixed `HEDGE_`:
+ *   the hedge layer raises the same {@link VenueError} and is classified by the same table.
  */
 
 /** Every `error.code` in section 7 of the contract. */
@@ -50,10 +52,23 @@ export const CLIENT_ERROR_CODES = [
   'CLIENT_INSECURE_URL',
 ] as const;
 
+/** The hedge venue's codes (`src/hedge/hedge-venue.ts`): what the hedger tells apart. */
+export const HEDGE_ERROR_CODES = [
+  /** The call failed before reaching the exchange (markets not loaded, unreachable): nothing happened. */
+  'HEDGE_UNAVAILABLE',
+  /** The exchange answered no (invalid order, bad symbol, credentials): the order is not on its book. */
+  'HEDGE_REFUSED',
+  /** The exchange refused the order for lack of funds: nothing happened. */
+  'HEDGE_INSUFFICIENT_FUNDS',
+  /** An order call whose fate is not known (a timeout, a 5xx, a lost answer): read it first. */
+  'HEDGE_UNKNOWN_OUTCOME',
+] as const;
+
 export type VenueCode = (typeof VENUE_ERROR_CODES)[number];
 export type ClientCode = (typeof CLIENT_ERROR_CODES)[number];
-/** The closed union of every error code the client can raise. */
-export type ErrorCode = VenueCode | ClientCode;
+export type HedgeCode = (typeof HEDGE_ERROR_CODES)[number];
+/** The closed union of every error code the client (or the hedge venue) can raise. */
+export type ErrorCode = VenueCode | ClientCode | HedgeCode;
 
 /**
  * What a failed call means for the caller:
@@ -168,6 +183,11 @@ export const CLASSIFICATION: Readonly<Record<ErrorCode, Classification>> = {
   CLIENT_ABORTED: { read: 'fatal', prepare: 'fatal', submit: 'ambiguous', scope: 'transport' },
   CLIENT_SUBMIT_URL_REFUSED: { ...F, scope: 'tamper' },
   CLIENT_INSECURE_URL: { ...F, scope: 'transport' },
+  // The hedge venue: an order is `submit`, a read `read` (it has no prepare: `prepare` mirrors read).
+  HEDGE_UNAVAILABLE: { ...R, scope: 'transport' },
+  HEDGE_REFUSED: { ...F, scope: 'order' },
+  HEDGE_INSUFFICIENT_FUNDS: { ...F, scope: 'party-limit' },
+  HEDGE_UNKNOWN_OUTCOME: { read: 'retryable', prepare: 'retryable', submit: 'ambiguous', scope: 'transport' },
 };
 
 /** True when `code` is a code of the union (a venue code or a client one). */
@@ -296,6 +316,11 @@ export class VenueError extends Error implements VenueErrorDetails {
     this.maxOpenOrders = init.maxOpenOrders;
     this.correlationId = init.correlationId;
   }
+}
+
+/** True when `code` is one of the hedge venue's codes. */
+export function isHedgeCode(code: string): code is HedgeCode {
+  return (HEDGE_ERROR_CODES as readonly string[]).includes(code);
 }
 
 /** True when `code` is a member of the venue's enumeration. */

@@ -18,6 +18,9 @@ const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
   'four-pairs-sim.json': { configFiles: ['four-pairs.json'], market: 'four-pairs-sim.json' },
   'faulty-venue-sim.json': { configFiles: [], market: 'faulty-venue-sim.json' },
   'four-parties.json': { configFiles: ['four-parties.json'], market: null },
+  // Hedged on the simulated hedge venue, layered over config/paper.json (docs/hedging.md).
+  'hedged.json': { configFiles: ['hedged.json'], market: null },
+  'hedged-threshold.json': { configFiles: ['hedged-threshold.json'], market: null },
   // Replayed with `simulate --prices BTC/USDC=FILE` over the default config and market; the
   // series themselves are checked in test/lab/replay/.
   'replay-btc-usdc.csv': { configFiles: [], market: null },

@@ -284,6 +284,13 @@ describe('environment variables', () => {
       key: 'watchdog.metrics.host',
       expected: () => '0.0.0.0',
     },
+    { env: 'LEDGER_MM_HEDGE_API_KEY', value: 'hedge-key', key: 'hedge.apiKey', expected: () => 'hedge-key' },
+    {
+      env: 'LEDGER_MM_HEDGE_API_SECRET',
+      value: 'hedge-secret',
+      key: 'hedge.apiSecret',
+      expected: () => 'hedge-secret',
+    },
     {
       env: CONFIG_FILES_ENV,
       value: 'from-env.json',

@@ -103,11 +103,11 @@ describe('the schema', () => {
     for (const n of names) expect(n).toMatch(/^LEDGER_MM_[A-Z_]+$/);
   });
 
-  it('marks the API key, and only it, as a secret', () => {
+  it("marks the API key and the hedge exchange's key and secret, and only them, as secrets", () => {
     const secret = leaves(SCHEMA)
       .filter((e) => e.leaf.sensitive === true)
       .map((e) => e.key);
-    expect(secret).toEqual(['venue.apiKey']);
+    expect(secret).toEqual(['venue.apiKey', 'hedge.apiKey', 'hedge.apiSecret']);
   });
 });
 

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/decimal.js';
 import { CcxtHedgeVenue, type CcxtTradingExchange } from '../../src/hedge/ccxt-hedge-venue.js';
 import { ccxtTradingExchange, loadHedgeCredentials } from '../../src/hedge/hedge-credentials.js';
-import { HedgeVenueError } from '../../src/hedge/hedge-venue.js';
+import { hedgeCodeOf } from '../../src/hedge/hedge-venue.js';
 import { type BinanceStub, startBinanceStub } from '../market/reference/binance-stub.js';
 
 let stub: BinanceStub;
@@ -69,6 +69,29 @@ describe('CcxtHedgeVenue against a local Binance', () => {
     expect(await v.readOrder('mm-h-never', 'BTC/USDT', signal())).toBeNull();
   });
 
+  it("cuts the quantity and price with the market's precision helpers, as decimal strings", async () => {
+    const v = await venue();
+    // 0.1 + 0.2 in floats is 0.30000000000000004; as decimals it is 0.3 exactly.
+    const quantity = new Dec('0.1').plus('0.2').plus('0.000019999');
+    await v.placeIoc(
+      { ...req('mm-h-p', 'SELL', '0'), quantity, limitPrice: new Dec('49950.123456') },
+      signal(),
+    );
+    const sent = stub.orders.get('mm-h-p')!;
+    // stepSize 0.00001 (truncated), tickSize 0.0001 (rounded).
+    expect([sent['origQty'], sent['price']]).toEqual(['0.30001', '49950.1235']);
+  });
+
+  it('refuses a quantity under one step before sending anything', async () => {
+    const v = await venue();
+    const before = stub.requests.filter((r) => r === 'POST /api/v3/order').length;
+    const err = await v
+      .placeIoc({ ...req('mm-h-s', 'SELL', '49950'), quantity: new Dec('0.000001') }, signal())
+      .catch((e: unknown) => e);
+    expect(hedgeCodeOf(err)).toBe('HEDGE_REFUSED');
+    expect(stub.requests.filter((r) => r === 'POST /api/v3/order').length).toBe(before);
+  });
+
   it('an IOC whose limit is not reached fills nothing', async () => {
     const v = await venue();
     const s = await v.placeIoc(req('mm-h-2', 'BUY', '49000'), signal());
@@ -79,7 +102,7 @@ describe('CcxtHedgeVenue against a local Binance', () => {
     const v = await venue();
     stub.noFunds = true;
     const err = await v.placeIoc(req('mm-h-3', 'BUY', '51000'), signal()).catch((e: unknown) => e);
-    expect(err instanceof HedgeVenueError && err.code).toBe('insufficient-funds');
+    expect(hedgeCodeOf(err)).toBe('HEDGE_INSUFFICIENT_FUNDS');
     expect((await v.position('BTC/USDT', signal())).toFixed()).toBe('0.5');
     const t = await v.touch('BTC/USDT', signal());
     expect([t.bid?.toFixed(), t.ask?.toFixed()]).toEqual(['50000', '50000']);
@@ -89,16 +112,19 @@ describe('CcxtHedgeVenue against a local Binance', () => {
 
 describe('loadHedgeCredentials', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-hedge-cred-'));
-  it('reads files first, then the environment, and refuses an open file', () => {
+  const none = { apiKey: '', apiSecret: '', apiKeyFile: '', apiSecretFile: '' };
+  it('reads the environment first, then the files, and refuses an open file', () => {
     const key = path.join(dir, 'key');
     fs.writeFileSync(key, 'k-from-file\n', { mode: 0o600 });
-    expect(
-      loadHedgeCredentials({ apiKeyFile: key, apiSecretFile: '' }, { LEDGER_MM_HEDGE_API_SECRET: 's-env' }),
-    ).toEqual({ apiKey: 'k-from-file', secret: 's-env' });
-    fs.chmodSync(key, 0o644);
-    expect(() => loadHedgeCredentials({ apiKeyFile: key, apiSecretFile: '' }, {})).toThrow(
-      /readable by group/,
+    expect(loadHedgeCredentials({ ...none, apiKeyFile: key, apiSecret: 's-env' })).toEqual({
+      apiKey: 'k-from-file',
+      secret: 's-env',
+    });
+    expect(loadHedgeCredentials({ ...none, apiKey: 'k-env', apiKeyFile: key, apiSecret: 's' }).apiKey).toBe(
+      'k-env',
     );
-    expect(() => loadHedgeCredentials({ apiKeyFile: '', apiSecretFile: '' }, {})).toThrow(/no hedge API key/);
+    fs.chmodSync(key, 0o644);
+    expect(() => loadHedgeCredentials({ ...none, apiKeyFile: key })).toThrow(/readable by group/);
+    expect(() => loadHedgeCredentials(none)).toThrow(/no hedge API key/);
   });
 });

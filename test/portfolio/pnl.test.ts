@@ -1,7 +1,9 @@
 /** The risk gate's inputs from the positions: inventory, and PnL only where it is known. */
 import { describe, expect, it } from 'vitest';
 import { ZERO, dec } from '../../src/core/decimal.js';
-import { riskInputs, type PairPosition } from '../../src/portfolio/pnl.js';
+import { Inventory } from '../../src/execution/inventory.js';
+import type { MarketSnapshot } from '../../src/market/market-snapshot.js';
+import { Positions, riskInputs, type PairPosition } from '../../src/portfolio/pnl.js';
 
 describe('the risk inputs from positions', () => {
   const position = (base: string, quote: string, mark: string | null, pnl: string): PairPosition => ({
@@ -23,5 +25,39 @@ describe('the risk inputs from positions', () => {
     const r = riskInputs([p]);
     expect(r.inventory['BTC/USDC']!.toFixed()).toBe(p.base.toFixed());
     expect(r.pnl['BTC/USDC'] === null ? null : r.pnl['BTC/USDC']!.toFixed()).toBe(pnl);
+  });
+});
+
+describe('positions with the hedge venue (the firm net position)', () => {
+  const snap = (): MarketSnapshot => ({
+    now: 0,
+    pairs: {},
+    balances: null,
+    balancesAt: null,
+    account: null,
+  });
+  const bought = Inventory.fromFills([
+    { pair: 'BTC/USDC', side: 'BUY', price: dec('100'), quantity: dec('2') },
+  ]);
+  const refs = { 'BTC/USDC': { price: dec('110') } };
+
+  it("adds the hedge venue's base and quote flow: the inventory guard and the PnL read the net", () => {
+    const alone = new Positions(['BTC/USDC']).compute(bought, snap(), refs)[0]!;
+    expect([alone.base.toFixed(), alone.pnl.toFixed()]).toEqual(['2', '20']);
+    // The hedge sold the 2 at 100.5, paying 0.2 in fees: flat, the revaluation gone.
+    const hedged = new Positions(
+      ['BTC/USDC'],
+      () => [],
+      () => ({
+        'BTC/USDC': { base: dec('-2'), quote: dec('200.8') },
+      }),
+    ).compute(bought, snap(), refs)[0]!;
+    expect([hedged.base.toFixed(), hedged.quote.toFixed(), hedged.pnl.toFixed()]).toEqual([
+      '0',
+      '0.8',
+      '0.8',
+    ]);
+    expect(riskInputs([hedged]).inventory['BTC/USDC']!.toFixed()).toBe('0');
+    expect(hedged.fills).toBe(1);
   });
 });

@@ -22,7 +22,13 @@ const SCOPES: Readonly<Record<ErrorScope, readonly ErrorCode[]>> = {
     'AUTH_NOT_CONFIGURED',
   ],
   account: ['MARKET_MAKER_SUSPENDED'],
-  'party-limit': ['INSUFFICIENT_BALANCE', 'LEDGER_COMMAND_REJECTED', 'MAX_OPEN_ORDERS', 'RATE_LIMITED'],
+  'party-limit': [
+    'INSUFFICIENT_BALANCE',
+    'LEDGER_COMMAND_REJECTED',
+    'MAX_OPEN_ORDERS',
+    'RATE_LIMITED',
+    'HEDGE_INSUFFICIENT_FUNDS',
+  ],
   order: [
     'PAIR_NOT_ALLOWED',
     'INVALID_CLIENT_ORDER_ID',
@@ -33,6 +39,7 @@ const SCOPES: Readonly<Record<ErrorScope, readonly ErrorCode[]>> = {
     'ORDER_ALREADY_CANCELLED',
     'NOT_SUPPORTED',
     'CLIENT_UNKNOWN_CODE',
+    'HEDGE_REFUSED',
   ],
   transport: [
     'INTERNAL_ERROR',
@@ -41,6 +48,8 @@ const SCOPES: Readonly<Record<ErrorScope, readonly ErrorCode[]>> = {
     'CLIENT_NETWORK',
     'CLIENT_ABORTED',
     'CLIENT_INSECURE_URL',
+    'HEDGE_UNAVAILABLE',
+    'HEDGE_UNKNOWN_OUTCOME',
   ],
   tamper: ['CLIENT_SUBMIT_URL_REFUSED'],
 };

@@ -138,4 +138,32 @@ export const PANELS = [
       ],
     ],
   },
+  {
+    kind: 'timeseries',
+    title: 'Hedge: position and what is left unhedged (base)',
+    description:
+      "Hedged pairs only (hedge section): the hedge venue's position, and the unhedged rest (this venue's net base from fills plus the hedge position). The inventory and PnL panels above read the firm's net position, both venues together.",
+    unit: 'short',
+    w: 12,
+    levelOnly: 'a position; the cap is hedge.maxPositionBase',
+    thresholds: [['green', null]],
+    targets: [
+      [
+        '{{pair}} hedge ({{exchange}})',
+        'ledger_mm_hedge_position_base{instance=~"$instance", pair=~"$pair"}',
+      ],
+      ['{{pair}} unhedged', 'ledger_mm_hedge_unhedged_base{instance=~"$instance", pair=~"$pair"}'],
+    ],
+  },
+  {
+    kind: 'timeseries',
+    title: 'Hedge cost since start (quote)',
+    description:
+      "The third part of the PnL split, beside the spread captured and the inventory revaluation: the hedge venue's taker fees, and the slippage of its fills against the reference (negative when better).",
+    unit: 'short',
+    w: 12,
+    levelOnly: 'a cost, judged against the spread captured',
+    thresholds: [['green', null]],
+    targets: [['{{pair}} {{part}}', 'ledger_mm_hedge_cost_quote{instance=~"$instance", pair=~"$pair"}']],
+  },
 ] as const satisfies readonly PanelSpec[];

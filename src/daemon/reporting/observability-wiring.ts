@@ -36,6 +36,9 @@ import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js
 import type { ControlEndpoint } from '../../observability/http/control-route.js';
 import { controlCredential } from '../control/control-token.js';
 import { PartyMetricsWriter, type PartyView } from '../../observability/party-metrics.js';
+import { HedgeMetricsWriter } from '../../observability/hedge-metrics.js';
+import { hedgeStatus } from '../../observability/http/hedge-status.js';
+import type { PairHedgeReport } from '../../hedge/hedging.js';
 
 /** What the wiring needs of the daemon (the `Daemon` fits). */
 export interface ObservableDaemon {
@@ -49,6 +52,8 @@ export interface ObservableDaemon {
   readonly control?: ControlEndpoint & { credential: ControlEndpoint['credential'] };
   /** The firm's parties (absent or empty: one party, no party metrics). */
   partyReport?(): readonly PartyView[];
+  /** The hedged pairs (absent or empty: no hedge metrics). */
+  hedgeReport?(): readonly PairHedgeReport[];
 }
 
 /** Options of {@link observabilityAttachment}. */
@@ -162,6 +167,8 @@ export async function attachObservability(
   const unhookReference = metrics.hooks.add(() => referenceWriter.refresh(daemon.referenceReport?.() ?? []));
   const partyWriter = new PartyMetricsWriter(metrics.parties);
   const unhookParties = metrics.hooks.add(() => partyWriter.refresh(daemon.partyReport?.() ?? []));
+  const hedgeWriter = new HedgeMetricsWriter(metrics.hedge);
+  const unhookHedge = metrics.hooks.add(() => hedgeWriter.refresh(daemon.hedgeReport?.() ?? []));
   const readiness = (): Readiness => daemon.readiness();
   const unregisterReady = registerReadinessGauge(metrics, readiness);
   const server = new ObservabilityServer({
@@ -173,6 +180,7 @@ export async function attachObservability(
       phase: daemon.phase,
       ...buildStatusReport(daemon.stateView(), { readiness: readiness(), queues: metrics.queues.view() }),
       ...partiesOf(daemon),
+      ...hedgeStatus(daemon.hedgeReport?.() ?? []),
     }),
     eventLoop: metrics.eventLoop,
     ...(opts.control === undefined ? {} : { control: opts.control }),
@@ -186,6 +194,7 @@ export async function attachObservability(
     unsubscribe();
     unhookReference();
     unhookParties();
+    unhookHedge();
     collector.unregister();
     unregisterReady();
     metrics.close();

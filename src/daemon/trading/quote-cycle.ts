@@ -12,6 +12,7 @@ import type { FreshnessStage, NotWantedCause } from '../../execution/placement/p
 import type { TradingEngine } from '../../execution/engine-types.js';
 import type { MarketSnapshot, OwnOrderView, WalletInput } from '../../market/market-snapshot.js';
 import type { MarketState } from '../../market/market-state.js';
+import type { NetPositionSource } from '../../market/net-position.js';
 import type { TrackedOrder } from '../../orders/fsm/index.js';
 import { evaluate, initialRiskState } from '../../risk/risk-gate.js';
 import { sameDailyLoss } from '../../risk/daily-loss-codec.js';
@@ -76,6 +77,8 @@ export interface QuoteCycleDeps {
   readonly onRiskMemory?: (event: RiskMemoryEvent) => void;
   /** The paused scopes (an operator's, the kill switch's): planned with no quote. Default none. */
   readonly pauses?: () => PauseSet;
+  /** The hedge side of the firm's net position (`market/net-position.ts`); absent: no hedging. */
+  readonly hedge?: NetPositionSource;
 }
 
 /** Priority of the risk gate's cancels in the cancel pool (others run at 0). */
@@ -316,7 +319,8 @@ export class QuoteCycle {
   private inputs(raw: MarketSnapshot, params: LiveParams, excludeSlot?: string): Inputs {
     const { engine, dispatch } = this.d;
     const stale = this.d.bookWatch.stale(raw.now, params.risk.staleBookMs);
-    const snapshot = this.d.bookWatch.adjust(raw, stale);
+    const adjusted = this.d.bookWatch.adjust(raw, stale);
+    const snapshot = this.d.hedge === undefined ? adjusted : { ...adjusted, hedge: this.d.hedge() };
     const active = engine.orders.active();
     const pending = dispatch.pendingIntents;
     const own = ownOrdersView(active, pending, dispatch.cancelling);

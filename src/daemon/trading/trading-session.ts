@@ -12,6 +12,7 @@ import type { TradingEngine } from '../../execution/engine-types.js';
 import type { Logger } from '../../logging/logger.js';
 import type { MarketPollers } from '../../market/market-pollers.js';
 import type { MarketState } from '../../market/market-state.js';
+import type { NetPositionSource } from '../../market/net-position.js';
 import type { BookWatch } from '../../market/book-watch.js';
 import { DaemonLoops } from './daemon-loops.js';
 import type { DaemonEvent, DaemonTuning, ReconcileFn } from '../daemon-types.js';
@@ -43,6 +44,8 @@ export interface SessionDeps {
   readonly reconciler?: ReconcileFn;
   /** The paused scopes the quote cycle plans without (`src/daemon/control/`). */
   readonly pauses?: () => PauseSet;
+  /** The hedge side of the firm's net position; absent: no hedging. */
+  readonly hedge?: NetPositionSource;
 }
 
 /**
@@ -78,6 +81,7 @@ export class TradingSession {
       canPlace: d.canPlace,
       ...(d.reconciler === undefined ? {} : { reconciler: d.reconciler }),
       ...(d.pauses === undefined ? {} : { pauses: d.pauses }),
+      ...(d.hedge === undefined ? {} : { hedge: d.hedge }),
       riskMemory: journalRiskMemory(() => engine.meta),
       onRiskMemory: (e) => this.onRiskMemory(e),
     });

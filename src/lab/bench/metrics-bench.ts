@@ -8,7 +8,7 @@ import { sideLabel } from '../../observability/metrics/labels.js';
 import { LIVE_MARKOUT_HORIZONS_S } from '../../observability/markout-tracker.js';
 import { performance } from 'node:perf_hooks';
 
-import { Dec } from '../../core/decimal.js';
+import { Dec, dec } from '../../core/decimal.js';
 import { ExecutionEventHub, type Stage } from '../../execution/execution-events.js';
 import { ORDER_STATES, type OrderState } from '../../orders/fsm/index.js';
 import { ENDPOINTS } from '../../venue/endpoints.js';
@@ -23,6 +23,7 @@ import { bindVenueClientHooks } from '../../observability/venue-hooks.js';
 
 import { ReferenceMetricsWriter } from '../../observability/reference-metrics.js';
 import { PartyMetricsWriter, type PartyView } from '../../observability/party-metrics.js';
+import { HedgeMetricsWriter } from '../../observability/hedge-metrics.js';
 /** Figures of one run, ms per scrape. */
 export interface MetricsBenchResult {
   readonly scrapes: number;
@@ -297,6 +298,31 @@ export function populate(metrics: Metrics, now: number): void {
           mode: 'rest',
         },
       ],
+    })),
+  );
+  new HedgeMetricsWriter(metrics.hedge).refresh(
+    PAIRS.map((pair, i) => ({
+      pair,
+      exchange: 'binance',
+      symbol: pair.replace('/USDC', '/USDT'),
+      dryRun: false,
+      state: {
+        positionBase: dec('-0.4'),
+        failing: i === 1,
+        failingSince: i === 1 ? now - 90_000 : null,
+        lastError: null,
+        ordersSent: 12,
+        filledBase: dec('3.1'),
+        feesQuote: dec('77.5'),
+        slippageQuote: dec('15.2'),
+        cashQuote: dec('-1000'),
+      },
+      venueBase: dec('0.45'),
+      unhedgedBase: dec('0.05'),
+      lastHold: i === 0 ? 'at-cap' : 'venue-failing',
+      atCap: i === 0,
+      costQuote: dec('92.7'),
+      fills: 11,
     })),
   );
 }

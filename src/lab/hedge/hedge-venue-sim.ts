@@ -4,7 +4,7 @@
  * limit allows; else nothing fills), charges `takerFeeBps` of the notional, answers every call
  * after `latencyMs`, and draws its faults call by call from its own stream of the seed, like the
  * venue's other faults:
- * - `unavailable`: the call fails before reaching the venue (nothing happens);
+ * - `HEDGE_UNAVAILABLE`: the call fails before reaching the venue (nothing happens);
  * - `lostAnswer`: an order call reaches the venue and is executed, but its answer is lost (the
  *   caller sees an unknown outcome, and must read the order).
  *
@@ -17,7 +17,7 @@ import {
   type HedgeOrderState,
   type HedgeTouch,
   type HedgeVenue,
-  HedgeVenueError,
+  hedgeError,
 } from '../../hedge/hedge-venue.js';
 import type { Rng } from '../../sim/rng.js';
 
@@ -37,6 +37,17 @@ export interface HedgeVenueSimOptions {
   readonly lostAnswerRate?: number;
 }
 
+/** One fill of the simulated hedge venue. */
+export interface HedgeSimTrade {
+  readonly at: number;
+  readonly side: 'BUY' | 'SELL';
+  readonly quantity: Dec;
+  readonly price: Dec;
+  readonly feeQuote: Dec;
+  /** The true price when it filled. */
+  readonly truePrice: Dec;
+}
+
 /** The simulated hedge venue. */
 export class HedgeVenueSim implements HedgeVenue {
   readonly id = 'sim-hedge';
@@ -44,6 +55,8 @@ export class HedgeVenueSim implements HedgeVenue {
   private positionBase: Dec = ZERO;
   /** Every order call that reached the venue, in order (tests count doubled hedges on it). */
   readonly received: HedgeOrderRequest[] = [];
+  /** Every fill, in order, with the true price when it filled (the lab's hedge cost). */
+  readonly trades: HedgeSimTrade[] = [];
 
   constructor(private readonly o: HedgeVenueSimOptions) {}
 
@@ -55,7 +68,7 @@ export class HedgeVenueSim implements HedgeVenue {
   private async reach(signal: AbortSignal): Promise<void> {
     await sleep(this.o.clock, this.o.latencyMs, signal);
     if (this.o.rng.chance(this.o.unavailableRate ?? 0)) {
-      throw new HedgeVenueError('unavailable', 'simulated hedge venue unavailable');
+      throw hedgeError('HEDGE_UNAVAILABLE', 'simulated hedge venue unavailable');
     }
   }
 
@@ -73,7 +86,7 @@ export class HedgeVenueSim implements HedgeVenue {
   async placeIoc(req: HedgeOrderRequest, signal: AbortSignal): Promise<HedgeOrderState> {
     await this.reach(signal);
     if (this.orders.has(req.clientOrderId)) {
-      throw new HedgeVenueError('refused', `duplicate client order id ${req.clientOrderId}`);
+      throw hedgeError('HEDGE_REFUSED', `duplicate client order id ${req.clientOrderId}`);
     }
     this.received.push(req);
     const p = this.o.truePrice();
@@ -90,9 +103,18 @@ export class HedgeVenueSim implements HedgeVenue {
       feeQuote: filled.times(fillPrice).times(this.bps(this.o.takerFeeBps)),
     };
     this.orders.set(req.clientOrderId, fills ? state : { ...state, status: 'canceled' });
+    if (fills)
+      this.trades.push({
+        at: this.o.clock.now(),
+        side: req.side,
+        quantity: filled,
+        price: fillPrice,
+        feeQuote: state.feeQuote,
+        truePrice: p,
+      });
     this.positionBase = req.side === 'BUY' ? this.positionBase.plus(filled) : this.positionBase.minus(filled);
     if (this.o.rng.chance(this.o.lostAnswerRate ?? 0)) {
-      throw new HedgeVenueError('unknown-outcome', 'simulated hedge venue answer lost');
+      throw hedgeError('HEDGE_UNKNOWN_OUTCOME', 'simulated hedge venue answer lost');
     }
     return this.orders.get(req.clientOrderId)!;
   }

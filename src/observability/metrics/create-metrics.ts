@@ -17,6 +17,7 @@ import { createQuotingMetrics, type QuotingMetrics } from './quoting-metrics.js'
 import { ScrapeHooks } from '../scrape-hooks.js';
 import { createPartyMetrics, type PartyMetrics } from '../party-metrics.js';
 import { createReferenceMetrics, type ReferenceMetrics } from '../reference-metrics.js';
+import { createHedgeMetrics, type HedgeMetrics } from '../hedge-metrics.js';
 import { createVenueMetrics, type VenueMetrics } from './venue-metrics.js';
 export interface CreateMetricsOptions extends LabelBounds {
   /** The time ages are measured against, ms since the epoch. Default `Date.now`. */
@@ -62,6 +63,8 @@ export interface Metrics {
   readonly reference: ReferenceMetrics;
   /** The firm's parties (`party-metrics.ts`); no series with one party. */
   readonly parties: PartyMetrics;
+  /** Hedging (`hedge-metrics.ts`); no series unless a pair is hedged. */
+  readonly hedge: HedgeMetrics;
   /** The label-value guards (bounded cardinality). */
   readonly labels: MetricLabels;
   /** The last execution-queue figures. */
@@ -112,6 +115,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
   const markouts = createMarkoutMetrics(f, now);
   const reference = createReferenceMetrics(f);
   const parties = createPartyMetrics(f);
+  const hedge = createHedgeMetrics(f);
   control = createControlMetrics(f);
   const ctl = control;
   const labels = createLabelGuards(opts, () => ctl.labelOverflow.inc());
@@ -162,6 +166,7 @@ export function createMetrics(opts: CreateMetricsOptions = {}): Metrics {
     control,
     reference,
     parties,
+    hedge,
     labels,
     queues,
     hooks,

@@ -44,13 +44,13 @@ export function createMoneyMetrics(f: MetricFactory): MoneyMetrics {
     ),
     inventoryBase: f.gauge(
       'ledger_mm_inventory_base',
-      'Net position from fills, in the base instrument (negative: net sold).',
+      "Net position from fills, in the base instrument (negative: net sold); for a hedged pair the firm's net position, the hedge venue's included.",
       ['pair'],
       true,
     ),
     inventoryQuote: f.gauge(
       'ledger_mm_inventory_quote',
-      'Net quote received from fills, in the quote instrument (negative: net paid).',
+      "Net quote received from fills, in the quote instrument (negative: net paid); for a hedged pair the hedge venue's quote flow (its fees deducted) included.",
       ['pair'],
       true,
     ),
@@ -73,7 +73,7 @@ export function createMoneyMetrics(f: MetricFactory): MoneyMetrics {
     ),
     pnlMarked: f.gauge(
       'ledger_mm_pnl_marked_quote',
-      'PnL with the position marked to the mid, in the quote instrument.',
+      'PnL with the position marked to the mid, in the quote instrument; for a hedged pair both venues, the hedge cost deducted.',
       ['pair'],
       true,
     ),

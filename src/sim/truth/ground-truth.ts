@@ -331,6 +331,11 @@ export class GroundTruth {
     return this.tradeLog.map((t) => structuredClone(t));
   }
 
+  /** The last reference price of `pair` the market model published, or null before the first. */
+  lastReference(pair: string): string | null {
+    return this.references.get(pair)?.at(-1)?.price ?? null;
+  }
+
   /** The reference price series of `pair` as the market model published it. */
   referencePrices(pair: string): { at: number; price: string }[] {
     return [...(this.references.get(pair) ?? [])];

@@ -33,6 +33,8 @@ export interface BinanceStub {
   readonly orders: Map<string, Record<string, unknown>>;
   /** When true, `POST /api/v3/order` answers -2010 (insufficient balance). */
   noFunds: boolean;
+  /** When true, every signed endpoint answers 401 -2015 (the API key is refused). */
+  badKey: boolean;
   /** Drops every open WebSocket connection. */
   dropSockets(): void;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ export async function startBinanceStub(markets: readonly StubMarket[]): Promise<
     down: false,
     wsDown: false,
     noFunds: false,
+    badKey: false,
     balances: new Map<string, string>(),
     orders: new Map<string, Record<string, unknown>>(),
     requests,
@@ -75,6 +78,7 @@ export async function startBinanceStub(markets: readonly StubMarket[]): Promise<
     down: boolean;
     wsDown: boolean;
     noFunds: boolean;
+    badKey: boolean;
     balances: Map<string, string>;
     orders: Map<string, Record<string, unknown>>;
     requests: string[];
@@ -123,6 +127,10 @@ export async function startBinanceStub(markets: readonly StubMarket[]): Promise<
       res.statusCode = status;
       res.end(JSON.stringify(json));
     };
+    if (stub.badKey) {
+      send(401, { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
+      return;
+    }
     if (url.pathname === '/api/v3/account') {
       send(200, {
         balances: [...stub.balances].map(([asset, free]) => ({ asset, free, locked: '0' })),

@@ -86,6 +86,14 @@ const CATALOGUE: Record<string, [string, string[]]> = {
   ledger_mm_reference_sources_usable: ['gauge', ['pair']],
   ledger_mm_reference_sources_min: ['gauge', ['pair']],
   ledger_mm_reference_venue_mid_deviation_bps: ['gauge', ['pair']],
+  // hedging
+  ledger_mm_hedge_position_base: ['gauge', ['pair', 'exchange']],
+  ledger_mm_hedge_unhedged_base: ['gauge', ['pair']],
+  ledger_mm_hedge_venue_failing: ['gauge', ['pair', 'exchange']],
+  ledger_mm_hedge_at_cap: ['gauge', ['pair']],
+  ledger_mm_hedge_cost_quote: ['gauge', ['pair', 'part']],
+  ledger_mm_hedge_orders_total: ['counter', ['pair']],
+  ledger_mm_hedge_fills_total: ['counter', ['pair']],
   // control
   ledger_mm_ready: ['gauge', []],
   ledger_mm_account_status: ['gauge', ['status']],
@@ -115,6 +123,8 @@ const EXTRA_LABELS = new Set([
   'commit',
   'horizon',
   'source',
+  'exchange',
+  'part',
 ]);
 const CORE_LABELS = new Set(['pair', 'side', 'level', 'stage', 'code', 'outcome']);
 

@@ -90,6 +90,8 @@ describeWithTools('deploy/ files against promtool', ['promtool'], ({ bin, dir })
         'LedgerMmEchoRefused',
         'LedgerMmExecutionAlarm',
         'LedgerMmForeignOrders',
+        'LedgerMmHedgePositionAtCap',
+        'LedgerMmHedgeVenueFailing',
         'LedgerMmKillSwitchTripped',
         'LedgerMmNotReady',
         'LedgerMmNotTwoSided',

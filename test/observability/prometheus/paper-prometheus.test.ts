@@ -72,6 +72,9 @@ const MAY_BE_EMPTY = new Set([
   'Party placements and refusals per hour',
   'Party open orders and queue',
   'Party funding headroom',
+  // Paper mode hedges nothing (config/paper.json has no hedge section).
+  'Hedge: position and what is left unhedged (base)',
+  'Hedge cost since start (quote)',
 ]);
 
 /** The quoting and pipeline panels: they must return finite numbers, not just series. */

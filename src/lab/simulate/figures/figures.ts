@@ -8,6 +8,7 @@ import type { SimCapture } from '../run/capture.js';
 import { summariseGuards, type GuardEpisode, type GuardSummary } from './guard-episodes.js';
 import { invariantBreaks, type InvariantBreaks } from './invariants.js';
 import { combineMarkouts, markouts, type Markout } from './markouts.js';
+import { netFigures, type NetFigures } from './hedge-figures.js';
 import { moneyPath, ownFills, pairMoney, type MoneyPath, type OwnFill } from './money-figures.js';
 import { occupancy, pipelineFigures, placementPhases, type OccupancyBucket } from './pipeline-figures.js';
 import {
@@ -112,6 +113,8 @@ export interface RunFigures {
   /** {@link adverseSelection60} per volume, bps. */
   readonly adverseSelection60Bps: number | null;
   readonly maxDrawdown: string;
+  /** The firm's figures with the hedge venue (equal to this venue's own without a hedge). */
+  readonly net: NetFigures;
   /** Halts (pair or account) after the start: count, summed duration, by rule. */
   readonly halts: GuardSummary;
   /** Guard trips that only allowed reducing the position (max-inventory). */
@@ -237,6 +240,7 @@ export function runFigures(
     adverseSelection60: money(m60 === undefined ? ZERO : ZERO.minus(m60.pnl)),
     adverseSelection60Bps: m60?.bps == null ? null : bps(ZERO.minus(m60.bps)),
     maxDrawdown: money(path.maxDrawdown),
+    net: netFigures(fillsByPair, c.hedgeTrades ?? {}, references, c.start, c.end, stepMs),
     halts: summariseGuards(c.guards, 'halt'),
     guardTrips: summariseGuards(c.guards, 'reducing'),
     guardEpisodes: c.guards

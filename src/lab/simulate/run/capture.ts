@@ -6,6 +6,7 @@
  * Plain data, taken once at the end of the run.
  */
 import { Dec } from '../../../core/decimal.js';
+import type { HedgeSimTrade } from '../../hedge/hedge-venue-sim.js';
 import type { CallRecord, CommitRecord, OrderTruth, TradeTruth } from '../../../sim/truth/ground-truth.js';
 import type { PlacementSpan } from '../../../sim/truth/ground-truth-view.js';
 import type { LatencyKey, LatencyRange } from '../../../sim/latency.js';
@@ -59,6 +60,8 @@ export interface SimCapture {
   readonly log: LogTally;
   /** The venue's latency ranges in force (the profile with its overrides). */
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
+  /** The simulated hedge venue's fills by hedged pair; absent or empty when nothing is hedged. */
+  readonly hedgeTrades?: Readonly<Record<string, readonly HedgeSimTrade[]>>;
 }
 
 /** What {@link captureTruth} reads. */

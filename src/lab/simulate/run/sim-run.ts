@@ -27,6 +27,7 @@ import { GuardEpisodes } from '../figures/guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
 import { daemonApiKey, withDaemonParties } from '../../rig/daemon-account.js';
 import { partyStorePath } from '../../../daemon/startup/party-store.js';
+import { HEDGE_SIM_DEFAULTS, SimHedgeVenues, type HedgeSimSettings } from '../../hedge/sim-hedge-venues.js';
 
 /** Options of {@link runSimulation}. */
 export interface SimRunOptions {
@@ -58,6 +59,11 @@ export interface SimRunOptions {
    * total funds divided evenly, each with its own key and pipeline (`firm.parties`).
    */
   readonly parties?: number;
+  /**
+   * The simulated hedge venue of the pairs the config hedges (`hedge.exchange: "sim"`); default
+   * {@link HEDGE_SIM_DEFAULTS}. Unused when no pair is hedged.
+   */
+  readonly hedgeSim?: HedgeSimSettings;
 }
 
 const MAX_MESSAGES = 5;
@@ -137,6 +143,12 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     // The ids' entropy is seeded too: they appear in the report's warnings.
     const idNoise = new Rng(o.seed).fork('daemon/client-order-id');
     const entropy = (): string => idNoise.int(0, 0xffffffff).toString(16).padStart(8, '0');
+    const hedgeVenues = new SimHedgeVenues({
+      clock,
+      seed: o.seed,
+      truePrice: (pair) => venue.engine.core.truth.lastReference(pair),
+      settings: o.hedgeSim ?? HEDGE_SIM_DEFAULTS,
+    });
     const built = new Daemon({
       config,
       clock,
@@ -148,6 +160,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       tuning: { ...o.tuning, engine: { ...o.tuning?.engine, clientOrderIdEntropy: entropy } },
       ...(o.reconciler === undefined ? {} : { reconciler: o.reconciler }),
       ...(parties === undefined ? {} : { parties }),
+      hedgeVenue: hedgeVenues.factory,
     });
     daemon = built;
     o.onDaemon?.(built);
@@ -188,7 +201,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       venue.engine.core.truth.compact({ events: false, keepCall });
       o.onProgress?.(fake.now - start, o.durationMs);
     }
-    const capture = captureTruth({
+    const truth = captureTruth({
       venue,
       partyIds,
       pairs: config.pairs,
@@ -203,6 +216,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       log: { ...tally, messages: [...tally.messages] },
       latencyRanges: venue.latency.ranges,
     });
+    const capture: SimCapture = { ...truth, hedgeTrades: hedgeVenues.trades() };
     await closeDaemon(fake, built);
     await started;
     return capture;
