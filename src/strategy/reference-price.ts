@@ -55,21 +55,21 @@ function subtract(levels: readonly Level[], own: ReadonlyMap<string, Dec>): Leve
  * subtracting would let the strategy quote off its own orders.
  */
 export function bookWithoutOwn(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
-  // A pass asks twice per pair with the same inputs (reference, then no-cross limits): reuse the
-  // last answer. Pure inputs (readonly by contract), so the same objects give the same book.
-  const last = lastOwnless;
-  if (last !== null && last.book === book && last.own === own && last.pair === pair) return last.result;
+  // A pass asks twice per pair with the same inputs (reference, then no-cross limits), and the
+  // markouts ask again with the pass's snapshot and own orders: reuse the book's last answer.
+  // Pure inputs (readonly by contract), so the same objects give the same book.
+  const last = lastOwnless.get(book);
+  if (last !== undefined && last.own === own && last.pair === pair) return last.result;
   const result = computeOwnless(book, own, pair);
-  lastOwnless = { book, own, pair, result };
+  lastOwnless.set(book, { own, pair, result });
   return result;
 }
 
-let lastOwnless: {
-  readonly book: BookView;
-  readonly own: readonly OwnOrderView[];
-  readonly pair: string;
-  readonly result: OwnlessBook;
-} | null = null;
+/** Each book's last answer (a book object belongs to one poll of one pair). */
+const lastOwnless = new WeakMap<
+  BookView,
+  { readonly own: readonly OwnOrderView[]; readonly pair: string; readonly result: OwnlessBook }
+>();
 
 function computeOwnless(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
   const bids = new Map<string, Dec>();
