@@ -3,7 +3,7 @@
  * levels and their sizes follow. All distances are in basis points of the reference and are
  * applied to the `Dec` reference; bps are model numbers, prices stay decimal.
  */
-import { Dec, ZERO } from '../core/decimal.js';
+import { Dec, ZERO, floatNear } from '../core/decimal.js';
 import type { Side } from '../core/order-terms.js';
 import type { SizeUnit } from '../config/sections/strategy-params.js';
 import type { PairStrategyParams } from './params.js';
@@ -135,6 +135,57 @@ export function meetMinNotional(quantity: Dec, price: Dec, minNotional: Dec | nu
   const q = ceilToStep(minNotional.div(price), step);
   // The quotient is rounded to 40 digits; one more step covers a quotient rounded down onto a step.
   return price.times(q).gte(minNotional) ? q : q.plus(step);
+}
+
+/** One remembered {@link quoteQuantity}. */
+interface QuantityMemo {
+  readonly amount: Dec;
+  readonly unit: SizeUnit;
+  readonly price: Dec;
+  readonly step: Dec;
+  readonly minNotional: Dec | null;
+  readonly quantity: Dec;
+}
+
+/**
+ * The quantities computed lately, keyed by the price's {@link floatNear}: a pass quotes the same
+ * few prices and sizes pass after pass, and each costs a 40-digit division. Equal decimals have
+ * the same key; a hit is confirmed by exact comparison of every input.
+ */
+const quantities = new Map<number, QuantityMemo[]>();
+const QUANTITIES_MAX = 4096;
+
+/**
+ * {@link meetMinNotional} of {@link levelQuantity}: a level's base quantity at `price`, raised to
+ * the minimum notional. The same value as computing it (the inputs are compared exactly).
+ */
+export function quoteQuantity(
+  size: { amount: Dec; unit: SizeUnit },
+  price: Dec,
+  step: Dec,
+  minNotional: Dec | null,
+): Dec {
+  const key = floatNear(price);
+  const here = quantities.get(key);
+  if (here !== undefined) {
+    for (const m of here) {
+      if (
+        m.unit === size.unit &&
+        m.step === step &&
+        m.minNotional === minNotional &&
+        m.price.eq(price) &&
+        m.amount.eq(size.amount)
+      ) {
+        return m.quantity;
+      }
+    }
+  }
+  const quantity = meetMinNotional(levelQuantity(size, price, step), price, minNotional, step);
+  if (quantities.size >= QUANTITIES_MAX) quantities.clear();
+  const memo = { amount: size.amount, unit: size.unit, price, step, minNotional, quantity };
+  if (here === undefined || quantities.get(key) !== here || here.length >= 8) quantities.set(key, [memo]);
+  else here.push(memo);
+  return quantity;
 }
 
 /** True when the quantity is positive and meets the minimum notional at `price`. */

@@ -9,6 +9,7 @@ import {
   levelSize,
   meetMinNotional,
   meetsMinNotional,
+  quoteQuantity,
 } from '../../src/strategy/spread-levels.js';
 import { d, pairParams } from './support/fixtures.js';
 
@@ -78,5 +79,39 @@ describe('sizes', () => {
     const q = meetMinNotional(d(qty), d(price), min === null ? null : d(min), d(step));
     expect(q.toFixed()).toBe(out);
     expect(meetsMinNotional(q, d(price), min === null ? null : d(min))).toBe(true);
+  });
+});
+
+describe('quoteQuantity: meetMinNotional of levelQuantity, remembered', () => {
+  const step = d('0.0001');
+  const cases = [
+    { amount: '15000', unit: 'quote', price: '43251.27', min: '10' },
+    { amount: '15000', unit: 'quote', price: '43251.28', min: '10' },
+    { amount: '15000', unit: 'quote', price: '2301.5', min: '10' },
+    { amount: '15000', unit: 'quote', price: '2301.50', min: null },
+    { amount: '0.5', unit: 'base', price: '2301.5', min: '10' },
+    { amount: '0.00001', unit: 'base', price: '2301.5', min: '10' }, // raised to the minimum
+    { amount: '16000', unit: 'quote', price: '43251.27', min: '10' },
+  ] as const;
+  it('gives the computed value on every call, first or remembered, for equal inputs written apart', () => {
+    const mins = new Map<string | null, ReturnType<typeof d> | null>();
+    const minOf = (m: string | null) => {
+      if (!mins.has(m)) mins.set(m, m === null ? null : d(m));
+      return mins.get(m)!;
+    };
+    const got: string[] = [];
+    const want: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const c of cases) {
+        // A fresh decimal each time, as a pass computes them.
+        const size = { amount: d(c.amount), unit: c.unit };
+        const price = d(round === 2 ? `${c.price}000` : c.price);
+        const min = minOf(c.min);
+        got.push(quoteQuantity(size, price, step, min).toFixed());
+        want.push(meetMinNotional(levelQuantity(size, price, step), price, min, step).toFixed());
+      }
+    }
+    expect(got).toEqual(want);
+    expect(got.slice(0, 7)).toEqual(['0.3468', '0.3468', '6.5174', '6.5174', '0.5', '0.0044', '0.3699']);
   });
 });
