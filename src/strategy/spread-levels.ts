@@ -122,8 +122,28 @@ export function ceilToStep(x: Dec, step: Dec): Dec {
  * the price in quote units; rounded down to `step`.
  */
 export function levelQuantity(size: { amount: Dec; unit: SizeUnit }, price: Dec, step: Dec): Dec {
-  const raw = size.unit === 'base' ? size.amount : size.amount.div(price);
-  return floorToStep(raw, step);
+  if (size.unit === 'base') return floorToStep(size.amount, step);
+  return floorQuotient(size.amount, price, step) ?? floorToStep(size.amount.div(price), step);
+}
+
+/**
+ * `amount / price` rounded down to `step` (a power of ten) as {@link floorToStep} gives it from the
+ * 40-digit quotient, found without the division: the quotient's double gives a candidate `q`, and
+ * two exact products prove `q · price ≤ amount < (q + step) · price`, with `(q + step) · price`
+ * clear of `amount` by more than a 10⁻³⁰ share, where rounding the quotient to 40 digits could
+ * have reached `q + step`. Null when anything is not proven: the caller divides.
+ */
+function floorQuotient(amount: Dec, price: Dec, step: Dec): Dec | null {
+  const k = decimalPlacesOfStep(step);
+  const a = floatNear(amount);
+  const p = floatNear(price);
+  if (k === null || k > 15 || !(a > 0) || !(p > 0)) return null;
+  const scaled = Math.floor((a / p) * 10 ** k);
+  if (!Number.isSafeInteger(scaled) || scaled < 1) return null;
+  const q = new Dec(scaled).times(step);
+  if (q.times(price).gt(amount)) return null;
+  const gap = q.plus(step).times(price).minus(amount);
+  return floatNear(gap) > 1e-30 * a ? q : null;
 }
 
 /**
@@ -137,27 +157,9 @@ export function meetMinNotional(quantity: Dec, price: Dec, minNotional: Dec | nu
   return price.times(q).gte(minNotional) ? q : q.plus(step);
 }
 
-/** One remembered {@link quoteQuantity}. */
-interface QuantityMemo {
-  readonly amount: Dec;
-  readonly unit: SizeUnit;
-  readonly price: Dec;
-  readonly step: Dec;
-  readonly minNotional: Dec | null;
-  readonly quantity: Dec;
-}
-
-/**
- * The quantities computed lately, keyed by the price's {@link floatNear}: a pass quotes the same
- * few prices and sizes pass after pass, and each costs a 40-digit division. Equal decimals have
- * the same key; a hit is confirmed by exact comparison of every input.
- */
-const quantities = new Map<number, QuantityMemo[]>();
-const QUANTITIES_MAX = 4096;
-
 /**
  * {@link meetMinNotional} of {@link levelQuantity}: a level's base quantity at `price`, raised to
- * the minimum notional. The same value as computing it (the inputs are compared exactly).
+ * the minimum notional.
  */
 export function quoteQuantity(
   size: { amount: Dec; unit: SizeUnit },
@@ -165,27 +167,7 @@ export function quoteQuantity(
   step: Dec,
   minNotional: Dec | null,
 ): Dec {
-  const key = floatNear(price);
-  const here = quantities.get(key);
-  if (here !== undefined) {
-    for (const m of here) {
-      if (
-        m.unit === size.unit &&
-        m.step === step &&
-        m.minNotional === minNotional &&
-        m.price.eq(price) &&
-        m.amount.eq(size.amount)
-      ) {
-        return m.quantity;
-      }
-    }
-  }
-  const quantity = meetMinNotional(levelQuantity(size, price, step), price, minNotional, step);
-  if (quantities.size >= QUANTITIES_MAX) quantities.clear();
-  const memo = { amount: size.amount, unit: size.unit, price, step, minNotional, quantity };
-  if (here === undefined || quantities.get(key) !== here || here.length >= 8) quantities.set(key, [memo]);
-  else here.push(memo);
-  return quantity;
+  return meetMinNotional(levelQuantity(size, price, step), price, minNotional, step);
 }
 
 /** True when the quantity is positive and meets the minimum notional at `price`. */

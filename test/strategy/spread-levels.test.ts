@@ -9,6 +9,7 @@ import {
   levelSize,
   meetMinNotional,
   meetsMinNotional,
+  floorToStep,
   quoteQuantity,
 } from '../../src/strategy/spread-levels.js';
 import { d, pairParams } from './support/fixtures.js';
@@ -82,36 +83,46 @@ describe('sizes', () => {
   });
 });
 
-describe('quoteQuantity: meetMinNotional of levelQuantity, remembered', () => {
-  const step = d('0.0001');
-  const cases = [
-    { amount: '15000', unit: 'quote', price: '43251.27', min: '10' },
-    { amount: '15000', unit: 'quote', price: '43251.28', min: '10' },
-    { amount: '15000', unit: 'quote', price: '2301.5', min: '10' },
-    { amount: '15000', unit: 'quote', price: '2301.50', min: null },
-    { amount: '0.5', unit: 'base', price: '2301.5', min: '10' },
-    { amount: '0.00001', unit: 'base', price: '2301.5', min: '10' }, // raised to the minimum
-    { amount: '16000', unit: 'quote', price: '43251.27', min: '10' },
-  ] as const;
-  it('gives the computed value on every call, first or remembered, for equal inputs written apart', () => {
-    const mins = new Map<string | null, ReturnType<typeof d> | null>();
-    const minOf = (m: string | null) => {
-      if (!mins.has(m)) mins.set(m, m === null ? null : d(m));
-      return mins.get(m)!;
-    };
+describe('levelQuantity in quote units: the 40-digit quotient rounded down to the step', () => {
+  // The reference: the division itself, as floorToStep takes it.
+  const byDivision = (amount: string, price: string, step: string) =>
+    floorToStep(d(amount).div(d(price)), d(step)).toFixed();
+  it.each([
+    { amount: '15000', price: '43251.27', step: '0.0001' },
+    { amount: '15000', price: '2301.5', step: '0.0001' },
+    { amount: '15000', price: '1.5', step: '0.0001' }, // an exact quotient
+    { amount: '15000', price: '3', step: '1' },
+    { amount: '0.001', price: '43251.27', step: '0.0001' }, // rounds to zero
+    { amount: '1000000', price: '0.0000123', step: '0.01' },
+    { amount: '15000', price: '43251.27', step: '0.00025' }, // not a power of ten
+    // The quotient 0.12349999…99857 rounds to 0.1235 at 40 digits, so floorToStep gives 0.1235,
+    // one step above the true floor: the double estimate must not decide this one.
+    { amount: '0.8644999999999999999999999999999999999999', price: '7', step: '0.0001' },
+  ])('$amount / $price to $step', ({ amount, price, step }) => {
+    const got = levelQuantity({ amount: d(amount), unit: 'quote' }, d(price), d(step)).toFixed();
+    expect(got).toBe(byDivision(amount, price, step));
+  });
+
+  it('the rounding case above is what the table says it is', () => {
+    expect(byDivision('0.8644999999999999999999999999999999999999', '7', '0.0001')).toBe('0.1235');
+  });
+
+  it('agrees with the division on 2 000 drawn prices and sizes', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const got: string[] = [];
     const want: string[] = [];
-    for (let round = 0; round < 3; round++) {
-      for (const c of cases) {
-        // A fresh decimal each time, as a pass computes them.
-        const size = { amount: d(c.amount), unit: c.unit };
-        const price = d(round === 2 ? `${c.price}000` : c.price);
-        const min = minOf(c.min);
-        got.push(quoteQuantity(size, price, step, min).toFixed());
-        want.push(meetMinNotional(levelQuantity(size, price, step), price, min, step).toFixed());
-      }
+    for (let i = 0; i < 2000; i++) {
+      const price = (1 + next() * 90000).toFixed(2);
+      const amount = (10 + next() * 20000).toFixed(i % 3);
+      got.push(levelQuantity({ amount: d(amount), unit: 'quote' }, d(price), d('0.0001')).toFixed());
+      want.push(byDivision(amount, price, '0.0001'));
     }
     expect(got).toEqual(want);
-    expect(got.slice(0, 7)).toEqual(['0.3468', '0.3468', '6.5174', '6.5174', '0.5', '0.0044', '0.3699']);
+  });
+
+  it('quoteQuantity raises it to the minimum notional', () => {
+    const q = quoteQuantity({ amount: d('0.00001'), unit: 'base' }, d('2301.5'), d('0.0001'), d('10'));
+    expect(q.toFixed()).toBe('0.0044');
   });
 });
