@@ -42,7 +42,10 @@ export function dec(value: string | Dec): Dec {
 /** Renders a decimal for the wire: plain notation, no exponent, trailing zeros removed. */
 export function toWire(value: Dec): string {
   const s = value.toFixed();
-  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+  // Only trailing '0's and '.' after a '.' are trimmed; decimal.js writes neither, so the
+  // regexes rarely run (this renders every decimal of every simulated venue answer).
+  const last = s.charCodeAt(s.length - 1);
+  return (last === 48 || last === 46) && s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
 }
 
 /** Number of decimal places written in `value`'s shortest plain form. */

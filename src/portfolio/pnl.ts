@@ -127,9 +127,40 @@ function costOf(book: CostBook, pair: string, mark: Dec | null): PositionCost {
 /** `min(bought, sold) × (avg sell − avg buy)`: zero until both sides have filled. */
 export function realised(inv: PairInventory): Dec {
   if (!inv.bought.gt(ZERO) || !inv.sold.gt(ZERO)) return ZERO;
+  // Asked on every quote pass, and the inventory moves only on fills: the last answer per
+  // inventory is kept while its four decimals are the same objects (a Dec never changes).
+  const known = realisedMemo.get(inv);
+  if (
+    known !== undefined &&
+    known.bought === inv.bought &&
+    known.sold === inv.sold &&
+    known.buyNotional === inv.buyNotional &&
+    known.sellNotional === inv.sellNotional
+  ) {
+    return known.value;
+  }
   const matched = inv.bought.lt(inv.sold) ? inv.bought : inv.sold;
-  return matched.times(inv.sellNotional.div(inv.sold).minus(inv.buyNotional.div(inv.bought)));
+  const value = matched.times(inv.sellNotional.div(inv.sold).minus(inv.buyNotional.div(inv.bought)));
+  realisedMemo.set(inv, {
+    bought: inv.bought,
+    sold: inv.sold,
+    buyNotional: inv.buyNotional,
+    sellNotional: inv.sellNotional,
+    value,
+  });
+  return value;
 }
+
+const realisedMemo = new WeakMap<
+  PairInventory,
+  {
+    readonly bought: Dec;
+    readonly sold: Dec;
+    readonly buyNotional: Dec;
+    readonly sellNotional: Dec;
+    readonly value: Dec;
+  }
+>();
 
 /**
  * The risk gate's inputs from positions: net base and PnL by pair. The PnL of a position with no

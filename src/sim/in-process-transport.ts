@@ -20,9 +20,12 @@ export interface InProcessTransportOptions {
    * `values` (default): a JSON answer is handed over with its parsed value beside the text
    * (`TransportResponse.json`), so the client validates the value with its schemas without
    * parsing text (the text is written only if read). `text`: the body as text only, so the client
-   * parses it exactly as it parses an HTTP body.
+   * parses it exactly as it parses an HTTP body. `typed`: as `values`, marked
+   * `TransportResponse.typed`, so the client takes the reads whose schemas return their input
+   * (book, trades, orders) without validating them again: the venue wrote them from its typed
+   * model (the `simulate` lab's mode; the other two keep the client's full decoding in tests).
    */
-  answers?: 'values' | 'text';
+  answers?: 'values' | 'text' | 'typed';
 }
 
 /**
@@ -93,7 +96,12 @@ export class InProcessTransport implements Transport {
     if (res.json === undefined || this.options.answers === 'text') {
       return { status: res.status, headers, body: res.body };
     }
-    return withParsedValue({ status: res.status, headers, body: '' }, res.json, () => res.body);
+    return withParsedValue(
+      { status: res.status, headers, body: '' },
+      res.json,
+      () => res.body,
+      this.options.answers === 'typed',
+    );
   }
 
   async close(): Promise<void> {
@@ -123,7 +131,12 @@ export class InProcessTransport implements Transport {
  * the body (`{ ...res, body }`, as a test's rewriting transport makes) or a write to it leaves only
  * the text, which the decoder then parses: the value can never stand for a different body.
  */
-function withParsedValue(out: TransportResponse, json: unknown, text: () => string): TransportResponse {
+function withParsedValue(
+  out: TransportResponse,
+  json: unknown,
+  text: () => string,
+  typed: boolean,
+): TransportResponse {
   let body: string | undefined;
   let value: unknown = json;
   Object.defineProperty(out, 'body', {
@@ -135,5 +148,7 @@ function withParsedValue(out: TransportResponse, json: unknown, text: () => stri
     },
   });
   Object.defineProperty(out, 'json', { enumerable: false, get: (): unknown => value });
+  if (typed)
+    Object.defineProperty(out, 'typed', { enumerable: false, get: (): boolean => value !== undefined });
   return out;
 }

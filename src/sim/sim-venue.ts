@@ -158,10 +158,12 @@ export class SimVenue {
 
   /**
    * An in-process {@link InProcessTransport} onto this venue; `answers: 'text'` hands every answer
-   * over as text only, for the client to parse as over HTTP (default: parsed values beside it).
+   * over as text only, for the client to parse as over HTTP (default: parsed values beside it);
+   * `'typed'` marks the values as the venue's own, so the client takes its book, trades and orders
+   * reads without validating them again (see `InProcessTransportOptions.answers`).
    */
   createTransport(
-    urls: { baseUrl?: string; submitUrl?: string; answers?: 'values' | 'text' } = {},
+    urls: { baseUrl?: string; submitUrl?: string; answers?: 'values' | 'text' | 'typed' } = {},
   ): InProcessTransport {
     const t = new InProcessTransport({
       router: this.router,

@@ -61,7 +61,22 @@ export interface PriorityContext {
 function sizeWeight(quote: DesiredQuote, ctx: PriorityContext): number {
   const mean = ctx.meanNotional.get(quote.pair);
   if (mean === undefined || !(mean > 0)) return 1;
-  return quote.price.times(quote.quantity).toNumber() / mean;
+  return notionalOf(quote) / mean;
+}
+
+/** Each quote's notional as a double, while its price and quantity are the same decimals. */
+const notionals = new WeakMap<
+  DesiredQuote,
+  { readonly price: Dec; readonly quantity: Dec; readonly value: number }
+>();
+
+/** `price × quantity` of a quote as a double (a statistic): asked for the context, then the rank. */
+function notionalOf(q: DesiredQuote): number {
+  const known = notionals.get(q);
+  if (known !== undefined && known.price === q.price && known.quantity === q.quantity) return known.value;
+  const value = q.price.times(q.quantity).toNumber();
+  notionals.set(q, { price: q.price, quantity: q.quantity, value });
+  return value;
 }
 
 /** Builds the {@link PriorityContext} of a reconcile pass. */
@@ -74,7 +89,7 @@ export function priorityContext(
   const innermost = new Map<string, number>();
   const notional = new Map<string, number>();
   for (const q of desired) {
-    notional.set(q.pair, (notional.get(q.pair) ?? 0) + q.price.times(q.quantity).toNumber());
+    notional.set(q.pair, (notional.get(q.pair) ?? 0) + notionalOf(q));
     const f = fill.get(q.pair) ?? { desired: 0, fulfilled: 0 };
     f.desired += 1;
     if (fulfilledSlots.has(q.slot)) f.fulfilled += 1;

@@ -7,7 +7,7 @@
  * its last answer).
  */
 import type { Dec } from '../core/decimal.js';
-import { ZERO } from '../core/decimal.js';
+import { ZERO, floatNear } from '../core/decimal.js';
 import { combineSources } from '../market/reference/combine-sources.js';
 import type { BookView, Level, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
 import type { ReferenceSourceName } from '../config/sections/strategy-params.js';
@@ -31,22 +31,24 @@ export interface ReferencePrice {
 export type ReferenceResult =
   { readonly ok: true; readonly ref: ReferencePrice } | { readonly ok: false; readonly reason: string };
 
-/** Level keys of the prices seen lately (polls hand the same `Dec` objects back, see `dec`). */
-const keys = new WeakMap<Dec, string>();
+/**
+ * Own quantities by price level, keyed by the price's {@link floatNear}: equal decimals have the
+ * same base-10⁷ limbs, hence the same key; a key shared by different prices (a double's rounding)
+ * holds each of them, told apart by the exact comparison.
+ */
+type OwnLevels = Map<number, { readonly price: Dec; quantity: Dec }[]>;
 
-function levelKey(price: Dec): string {
-  let key = keys.get(price);
-  if (key === undefined) {
-    key = price.toFixed();
-    keys.set(price, key);
-  }
-  return key;
+function ownAt(own: OwnLevels, price: Dec): { readonly price: Dec; quantity: Dec } | undefined {
+  const here = own.get(floatNear(price));
+  if (here === undefined) return undefined;
+  for (const e of here) if (e.price.eq(price)) return e;
+  return undefined;
 }
 
-function subtract(levels: readonly Level[], own: ReadonlyMap<string, Dec>): Level[] {
+function subtract(levels: readonly Level[], own: OwnLevels): Level[] {
   const out: Level[] = [];
   for (const l of levels) {
-    const mine = own.get(levelKey(l.price));
+    const mine = own.size === 0 ? undefined : ownAt(own, l.price)?.quantity;
     const rest = mine === undefined ? l.quantity : l.quantity.minus(mine);
     if (rest.gt(ZERO)) out.push(mine === undefined ? l : { price: l.price, quantity: rest });
   }
@@ -63,30 +65,38 @@ function subtract(levels: readonly Level[], own: ReadonlyMap<string, Dec>): Leve
  * subtracting would let the strategy quote off its own orders.
  */
 export function bookWithoutOwn(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
-  // A pass asks twice per pair with the same inputs (reference, then no-cross limits): reuse the
-  // last answer. Pure inputs (readonly by contract), so the same objects give the same book.
-  const last = lastOwnless;
-  if (last !== null && last.book === book && last.own === own && last.pair === pair) return last.result;
+  // A pass asks twice per pair with the same inputs (reference, then no-cross limits), and the
+  // markouts ask again with the pass's snapshot and own orders: reuse the book's last answer.
+  // Pure inputs (readonly by contract), so the same objects give the same book.
+  const last = lastOwnless.get(book);
+  if (last !== undefined && last.own === own && last.pair === pair) return last.result;
   const result = computeOwnless(book, own, pair);
-  lastOwnless = { book, own, pair, result };
+  lastOwnless.set(book, { own, pair, result });
   return result;
 }
 
-let lastOwnless: {
-  readonly book: BookView;
-  readonly own: readonly OwnOrderView[];
-  readonly pair: string;
-  readonly result: OwnlessBook;
-} | null = null;
+/** Each book's last answer (a book object belongs to one poll of one pair). */
+const lastOwnless = new WeakMap<
+  BookView,
+  { readonly own: readonly OwnOrderView[]; readonly pair: string; readonly result: OwnlessBook }
+>();
 
 function computeOwnless(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
-  const bids = new Map<string, Dec>();
-  const asks = new Map<string, Dec>();
+  const bids: OwnLevels = new Map();
+  const asks: OwnLevels = new Map();
   for (const o of own) {
     if (o.pair !== pair || !o.remaining.gt(ZERO)) continue;
     const m = o.side === 'BUY' ? bids : asks;
-    const k = levelKey(o.price);
-    m.set(k, (m.get(k) ?? ZERO).plus(o.remaining));
+    const known = ownAt(m, o.price);
+    if (known !== undefined) {
+      known.quantity = known.quantity.plus(o.remaining);
+      continue;
+    }
+    const key = floatNear(o.price);
+    const entry = { price: o.price, quantity: ZERO.plus(o.remaining) };
+    const here = m.get(key);
+    if (here === undefined) m.set(key, [entry]);
+    else here.push(entry);
   }
   return { bids: subtract(book.bids, bids), asks: subtract(book.asks, asks) };
 }

@@ -3,7 +3,7 @@
  * levels and their sizes follow. All distances are in basis points of the reference and are
  * applied to the `Dec` reference; bps are model numbers, prices stay decimal.
  */
-import { Dec, ZERO } from '../core/decimal.js';
+import { Dec, ZERO, floatNear } from '../core/decimal.js';
 import type { Side } from '../core/order-terms.js';
 import type { SizeUnit } from '../config/sections/strategy-params.js';
 import type { PairStrategyParams } from './params.js';
@@ -122,8 +122,28 @@ export function ceilToStep(x: Dec, step: Dec): Dec {
  * the price in quote units; rounded down to `step`.
  */
 export function levelQuantity(size: { amount: Dec; unit: SizeUnit }, price: Dec, step: Dec): Dec {
-  const raw = size.unit === 'base' ? size.amount : size.amount.div(price);
-  return floorToStep(raw, step);
+  if (size.unit === 'base') return floorToStep(size.amount, step);
+  return floorQuotient(size.amount, price, step) ?? floorToStep(size.amount.div(price), step);
+}
+
+/**
+ * `amount / price` rounded down to `step` (a power of ten) as {@link floorToStep} gives it from the
+ * 40-digit quotient, found without the division: the quotient's double gives a candidate `q`, and
+ * two exact products prove `q · price ≤ amount < (q + step) · price`, with `(q + step) · price`
+ * clear of `amount` by more than a 10⁻³⁰ share, where rounding the quotient to 40 digits could
+ * have reached `q + step`. Null when anything is not proven: the caller divides.
+ */
+function floorQuotient(amount: Dec, price: Dec, step: Dec): Dec | null {
+  const k = decimalPlacesOfStep(step);
+  const a = floatNear(amount);
+  const p = floatNear(price);
+  if (k === null || k > 15 || !(a > 0) || !(p > 0)) return null;
+  const scaled = Math.floor((a / p) * 10 ** k);
+  if (!Number.isSafeInteger(scaled) || scaled < 1) return null;
+  const q = new Dec(scaled).times(step);
+  if (q.times(price).gt(amount)) return null;
+  const gap = q.plus(step).times(price).minus(amount);
+  return floatNear(gap) > 1e-30 * a ? q : null;
 }
 
 /**
@@ -135,6 +155,19 @@ export function meetMinNotional(quantity: Dec, price: Dec, minNotional: Dec | nu
   const q = ceilToStep(minNotional.div(price), step);
   // The quotient is rounded to 40 digits; one more step covers a quotient rounded down onto a step.
   return price.times(q).gte(minNotional) ? q : q.plus(step);
+}
+
+/**
+ * {@link meetMinNotional} of {@link levelQuantity}: a level's base quantity at `price`, raised to
+ * the minimum notional.
+ */
+export function quoteQuantity(
+  size: { amount: Dec; unit: SizeUnit },
+  price: Dec,
+  step: Dec,
+  minNotional: Dec | null,
+): Dec {
+  return meetMinNotional(levelQuantity(size, price, step), price, minNotional, step);
 }
 
 /** True when the quantity is positive and meets the minimum notional at `price`. */

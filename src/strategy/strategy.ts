@@ -47,7 +47,7 @@ import {
   slotId,
 } from './quote-types.js';
 import { bestPrices, bookWithoutOwn, referencePrice } from './reference-price.js';
-import { bestQuotes, clampDistances, levelQuantity, scaledSize, meetMinNotional } from './spread-levels.js';
+import { bestQuotes, clampDistances, quoteQuantity, scaledSize } from './spread-levels.js';
 
 type PairOutcome =
   | {
@@ -280,12 +280,7 @@ function sideLevels(
       skipped.push({ pair, side, level, reason: `price ${price.toFixed()} is outside the price band` });
       continue;
     }
-    const qty = meetMinNotional(
-      levelQuantity(scaledSize(plan.size(level), sizeFactor), price, step),
-      price,
-      market.minQuoteAmount,
-      step,
-    );
+    const qty = quoteQuantity(scaledSize(plan.size(level), sizeFactor), price, step, market.minQuoteAmount);
     if (!qty.gt(0)) {
       skipped.push({ pair, side, level, reason: 'size rounds to zero at the quantity step' });
       continue;

@@ -163,8 +163,20 @@ function windowedSigma(
   let num = 0;
   let den = 0;
   let n = 0;
-  for (const x of raw) {
-    if (x.fromAt < now - windowMs || x.at > now) continue;
+  // The returns run oldest first, `fromAt` and `at` increasing: those in the window are one run,
+  // from the first with `fromAt` in the window (found by bisection) to the last with `at` ≤ now.
+  // The same terms, summed in the same order.
+  const from = now - windowMs;
+  let lo = 0;
+  let hi = raw.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (raw[mid]!.fromAt < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < raw.length; i++) {
+    const x = raw[i]!;
+    if (x.at > now) break;
     const w = Math.pow(2, -Math.max(0, (now - x.at) / 1000) / halfLifeSec);
     num += w * x.r * x.r;
     den += w * ((x.at - x.fromAt) / 1000);

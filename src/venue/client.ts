@@ -64,7 +64,9 @@ interface Call<T> {
 /**
  * The typed client of both venue hosts. Every method validates the response and returns parsed
  * data, or rejects with a {@link VenueError} (branch on `code`, see `classify`); `submit`
- * instead resolves to a {@link SubmitOutcome} and never retries.
+ * instead resolves to a {@link SubmitOutcome} and never retries. (The one exception: a `typed`
+ * answer of the in-process simulated venue to a read whose schema returns its input is taken as
+ * the venue wrote it; see `TransportResponse.typed`.)
  *
  * Timeouts apply per attempt. Reads retry transient failures with backoff; a prepare retries
  * 5xx/timeout/network failures with the identical body, and only when it carries a

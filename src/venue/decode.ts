@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { VenueError, isVenueCode, type VenueErrorDetails } from './errors.js';
-import { ErrorBody } from './schemas.js';
+import { ErrorBody, OrderBook, OrderData, OrdersData, TradesData } from './schemas.js';
 import type { TransportResponse } from './transport.js';
 
 /** Maximum length of {@link VenueError.bodyExcerpt}. */
@@ -66,6 +66,24 @@ function firstIssue(err: z.ZodError, prefix: string): string {
 }
 
 const OkAny = z.looseObject({ ok: z.literal(true), data: z.unknown() });
+
+/**
+ * The read schemas whose output is their input: loose objects of strings, numbers, booleans,
+ * nulls and arrays, with no transform, default or coercion (only key order may differ). A
+ * `typed` answer (see `TransportResponse.typed`) for one of them is taken as it is.
+ */
+const PASS_THROUGH: ReadonlySet<z.ZodType> = new Set<z.ZodType>([
+  OrderBook,
+  TradesData,
+  OrdersData,
+  OrderData,
+]);
+
+function isOkEnvelope(value: unknown): value is { ok: true; data: unknown } {
+  return (
+    typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === true && 'data' in value
+  );
+}
 const FailureMarker = z.looseObject({ ok: z.literal(false) });
 
 // Fallback when ErrorBody rejects an extra field: the code still decides, extras are kept only
@@ -169,6 +187,9 @@ export function decodeData<S extends z.ZodType>(
     throw (
       venueError(endpoint, resp.status, json.value) ?? protocolError(endpoint, resp, 'malformed error body')
     );
+  }
+  if (resp.typed === true && PASS_THROUGH.has(schema) && isOkEnvelope(json.value)) {
+    return json.value.data as z.output<S>;
   }
   const envelope = OkAny.safeParse(json.value);
   if (!envelope.success) throw protocolError(endpoint, resp, firstIssue(envelope.error, ''), envelope.error);

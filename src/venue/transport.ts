@@ -29,6 +29,13 @@ export interface TransportResponse {
    * must keep it equal to `body`: the in-process one drops it when `body` is replaced.
    */
   json?: unknown;
+  /**
+   * True when `json` is the simulated venue's own answer, written by its typed model (the
+   * in-process transport's `answers: 'typed'`, which `simulate` uses). For a schema that returns
+   * its input unchanged (`PASS_THROUGH` in decode.ts) the decoder then takes the value as the
+   * data without validating it again. Dropped with `json` when `body` is replaced.
+   */
+  typed?: boolean;
 }
 
 /** Sends one request and reads the whole body. Rejects only when no status line arrived. */

@@ -318,6 +318,15 @@ describe('helpers', () => {
     expect(remaining(orderIn('CANCELLED')).isZero()).toBe(true);
   });
 
+  it('remaining follows an order whose filled is replaced (its last answer is not kept past it)', () => {
+    const order = orderIn('PARTIALLY_FILLED');
+    expect(remaining(order).eq('0.6')).toBe(true);
+    expect(remaining(order).eq('0.6')).toBe(true);
+    const more = { ...order, filled: dec('0.9') };
+    expect(remaining(more).eq('0.1')).toBe(true);
+    expect(remaining({ ...more, state: 'CANCELLED' }).isZero()).toBe(true);
+  });
+
   it('newIntent validates its input', () => {
     expect(() => intent({ quantity: dec('0') })).toThrow(RangeError);
     expect(() => intent({ price: dec('-1') })).toThrow(RangeError);

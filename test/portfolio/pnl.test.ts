@@ -1,9 +1,9 @@
 /** The risk gate's inputs from the positions: inventory, and PnL only where it is known. */
 import { describe, expect, it } from 'vitest';
 import { ZERO, dec } from '../../src/core/decimal.js';
-import { Inventory } from '../../src/execution/inventory.js';
+import { Inventory, type PairInventory } from '../../src/execution/inventory.js';
 import type { MarketSnapshot } from '../../src/market/market-snapshot.js';
-import { Positions, riskInputs, type PairPosition } from '../../src/portfolio/pnl.js';
+import { Positions, realised, riskInputs, type PairPosition } from '../../src/portfolio/pnl.js';
 
 describe('the risk inputs from positions', () => {
   const position = (base: string, quote: string, mark: string | null, pnl: string): PairPosition => ({
@@ -59,5 +59,35 @@ describe('positions with the hedge venue (the firm net position)', () => {
     ]);
     expect(riskInputs([hedged]).inventory['BTC/USDC']!.toFixed()).toBe('0');
     expect(hedged.fills).toBe(1);
+  });
+});
+
+describe('realised PnL of an inventory', () => {
+  const inventory = (
+    bought: string,
+    buyNotional: string,
+    sold: string,
+    sellNotional: string,
+  ): PairInventory =>
+    ({
+      pair: 'BTC/USDC',
+      base: dec(bought).minus(dec(sold)),
+      quote: dec(sellNotional).minus(dec(buyNotional)),
+      bought: dec(bought),
+      sold: dec(sold),
+      buyNotional: dec(buyNotional),
+      sellNotional: dec(sellNotional),
+      fills: 2,
+    }) as PairInventory;
+
+  it('is the matched quantity times the average sell minus the average buy, asked again or changed', () => {
+    const inv = inventory('2', '200', '1', '110');
+    expect(realised(inv).toFixed()).toBe('10');
+    expect(realised(inv).toFixed()).toBe('10');
+    expect(realised(inventory('2', '200', '3', '360')).toFixed()).toBe('40');
+    // A field replaced in place is seen (readonly by contract only).
+    (inv as { sellNotional: unknown }).sellNotional = dec('90');
+    expect(realised(inv).toFixed()).toBe('-10');
+    expect(realised(inventory('0', '0', '1', '110')).toFixed()).toBe('0');
   });
 });

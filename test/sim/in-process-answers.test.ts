@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../src/sim/in-process-transport.js';
 import { VenueClient } from '../../src/venue/client.js';
+import { decodeData } from '../../src/venue/decode.js';
+import { Account, OrderBook } from '../../src/venue/schemas.js';
 import type { Transport, TransportResponse } from '../../src/venue/transport.js';
 import { type InProcessVenue, inProcessVenue } from './support/in-process.js';
 
@@ -14,7 +16,7 @@ import { type InProcessVenue, inProcessVenue } from './support/in-process.js';
 /** A client over the venue's in-process transport, keeping every response it was given. */
 function clientOf(
   v: InProcessVenue,
-  answers: 'values' | 'text',
+  answers: 'values' | 'text' | 'typed',
 ): { client: VenueClient; seen: TransportResponse[] } {
   const inner = v.venue.createTransport({ answers });
   const seen: TransportResponse[] = [];
@@ -78,6 +80,36 @@ describe('in-process answers', () => {
     // The text mode really parsed: no response carried a value.
     expect(text.seen.map((r) => r.json)).toEqual(fromText.map(() => undefined));
     expect(values.seen.every((r) => r.json !== undefined)).toBe(true);
+  });
+
+  it('typed answers decode to the same data as text, and only book, trades and orders skip the schemas', async () => {
+    const v = inProcessVenue();
+    v.background('BTC/USDC', [['59000', '1']], [['61000', '1']]);
+    const order = await v.place({ side: 'BUY', price: '60000', quantity: '0.01' });
+    v.take('BTC/USDC', 'SELL', '0.004', '60000');
+    const typed = clientOf(v, 'typed');
+    const text = clientOf(v, 'text');
+    const fromTyped = await readAll(typed.client, order.orderId);
+    expect(fromTyped).toEqual(await readAll(text.client, order.orderId));
+    expect(fromTyped[5]).toMatchObject({ orderId: order.orderId, filled: '0.004' });
+    expect(typed.seen.every((r) => r.typed === true)).toBe(true);
+    // A replaced body drops the mark with the value.
+    const res = typed.seen[0]!;
+    res.body = '{"ok":true,"data":{"pairs":[]}}';
+    expect([res.typed, res.json]).toEqual([false, undefined]);
+  });
+
+  it('a typed value is taken as it is only for a pass-through schema', () => {
+    const bad = { ok: true, data: { pair: 'BTC/USDC', bids: [['not a price', '1']], asks: [] } };
+    const answer = (typed: boolean): TransportResponse =>
+      Object.assign(
+        { status: 200, headers: {}, body: JSON.stringify(bad), json: bad },
+        typed ? { typed } : {},
+      );
+    expect(decodeData('GET /orderbook', answer(true), OrderBook)).toBe(bad.data);
+    expect(() => decodeData('GET /orderbook', answer(false), OrderBook)).toThrow(/schema mismatch/);
+    // Not a pass-through schema: validated though typed.
+    expect(() => decodeData('GET /account', answer(true), Account)).toThrow(/schema mismatch/);
   });
 
   it('a copy with another body, or a write to the body, carries no stale value', async () => {

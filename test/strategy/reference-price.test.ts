@@ -39,6 +39,17 @@ describe('bookWithoutOwn', () => {
       asks: ['102x1', '103x4'],
     },
     {
+      name: 'own prices written with other digits are the same level (100.00, 100.0 and 100)',
+      own: [
+        own({ key: 'a', side: 'BUY', price: '100.00', remaining: '0.5' }),
+        own({ key: 'b', side: 'BUY', price: '100.0', remaining: '0.25' }),
+        own({ key: 'c', side: 'SELL', price: '103.000', remaining: 1 }),
+        own({ key: 'd', side: 'SELL', price: '103.0000000001', remaining: 1 }),
+      ],
+      bids: ['100x2.25', '99x2'],
+      asks: ['102x1', '103x3'],
+    },
+    {
       name: 'more own quantity than the level shows (not yet in the book): level gone, no negative',
       own: [own({ side: 'SELL', price: 103, remaining: 9 })],
       bids: ['100x3', '99x2'],

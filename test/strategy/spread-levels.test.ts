@@ -9,6 +9,8 @@ import {
   levelSize,
   meetMinNotional,
   meetsMinNotional,
+  floorToStep,
+  quoteQuantity,
 } from '../../src/strategy/spread-levels.js';
 import { d, pairParams } from './support/fixtures.js';
 
@@ -78,5 +80,49 @@ describe('sizes', () => {
     const q = meetMinNotional(d(qty), d(price), min === null ? null : d(min), d(step));
     expect(q.toFixed()).toBe(out);
     expect(meetsMinNotional(q, d(price), min === null ? null : d(min))).toBe(true);
+  });
+});
+
+describe('levelQuantity in quote units: the 40-digit quotient rounded down to the step', () => {
+  // The reference: the division itself, as floorToStep takes it.
+  const byDivision = (amount: string, price: string, step: string) =>
+    floorToStep(d(amount).div(d(price)), d(step)).toFixed();
+  it.each([
+    { amount: '15000', price: '43251.27', step: '0.0001' },
+    { amount: '15000', price: '2301.5', step: '0.0001' },
+    { amount: '15000', price: '1.5', step: '0.0001' }, // an exact quotient
+    { amount: '15000', price: '3', step: '1' },
+    { amount: '0.001', price: '43251.27', step: '0.0001' }, // rounds to zero
+    { amount: '1000000', price: '0.0000123', step: '0.01' },
+    { amount: '15000', price: '43251.27', step: '0.00025' }, // not a power of ten
+    // The quotient 0.12349999…99857 rounds to 0.1235 at 40 digits, so floorToStep gives 0.1235,
+    // one step above the true floor: the double estimate must not decide this one.
+    { amount: '0.8644999999999999999999999999999999999999', price: '7', step: '0.0001' },
+  ])('$amount / $price to $step', ({ amount, price, step }) => {
+    const got = levelQuantity({ amount: d(amount), unit: 'quote' }, d(price), d(step)).toFixed();
+    expect(got).toBe(byDivision(amount, price, step));
+  });
+
+  it('the rounding case above is what the table says it is', () => {
+    expect(byDivision('0.8644999999999999999999999999999999999999', '7', '0.0001')).toBe('0.1235');
+  });
+
+  it('agrees with the division on 2 000 drawn prices and sizes', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const got: string[] = [];
+    const want: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const price = (1 + next() * 90000).toFixed(2);
+      const amount = (10 + next() * 20000).toFixed(i % 3);
+      got.push(levelQuantity({ amount: d(amount), unit: 'quote' }, d(price), d('0.0001')).toFixed());
+      want.push(byDivision(amount, price, '0.0001'));
+    }
+    expect(got).toEqual(want);
+  });
+
+  it('quoteQuantity raises it to the minimum notional', () => {
+    const q = quoteQuantity({ amount: d('0.00001'), unit: 'base' }, d('2301.5'), d('0.0001'), d('10'));
+    expect(q.toFixed()).toBe('0.0044');
   });
 });

@@ -113,6 +113,18 @@ describe('estimateSigma', () => {
     expect(e?.sigma).toBeCloseTo(Math.abs(Math.log(110 / 100)), 12);
   });
 
+  it('sums only the returns inside [now − window, now], the same as ewmaSigma of logReturns', () => {
+    // 40 samples 30 s apart, some after `now`: a window of 10 min keeps 20 returns of them.
+    const series = Array.from({ length: 40 }, (_, i) => pt(30 * (35 - i), 100 + ((i * 7) % 5)));
+    const params = pairParams({
+      volatility: { minSamples: 2, halfLifeMs: 120_000, windowMs: 600_000 },
+    }).volatility;
+    const e = estimateSigma(market({ mids: series }), NOW, params);
+    const returns = logReturns(series, NOW, 600_000);
+    expect(returns).toHaveLength(20);
+    expect(e).toEqual({ sigma: ewmaSigma(returns, 120), source: 'mids', returns: 20 });
+  });
+
   it('is null when neither series has enough returns: never guessed', () => {
     expect(estimateSigma(market({ mids: mids.slice(0, 2) }), NOW, vol({ minSamples: 5 }))).toBeNull();
     expect(estimateSigma(market(), NOW, vol())).toBeNull();

@@ -91,9 +91,22 @@ export function currentContractId(order: TrackedOrder): string | null {
 /** Quantity that can still execute: `quantity − filled`, and zero once the order is terminal. */
 export function remaining(order: TrackedOrder): Dec {
   if (isTerminal(order.state)) return ZERO;
+  // Asked of every active order on every quote pass: the last answer per order is kept while its
+  // quantity and filled are the same decimals (a Dec never changes).
+  const known = remainders.get(order);
+  if (known !== undefined && known.quantity === order.quantity && known.filled === order.filled) {
+    return known.remaining;
+  }
   const r = order.quantity.minus(order.filled);
-  return r.isNeg() ? ZERO : r;
+  const out = r.isNeg() ? ZERO : r;
+  remainders.set(order, { quantity: order.quantity, filled: order.filled, remaining: out });
+  return out;
 }
+
+const remainders = new WeakMap<
+  TrackedOrder,
+  { readonly quantity: Dec; readonly filled: Dec; readonly remaining: Dec }
+>();
 
 /** The fields of a new order intent. */
 export interface IntentInput {

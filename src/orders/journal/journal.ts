@@ -73,6 +73,12 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   private readonly history: FillHistory;
   private readonly controls: ControlLog;
   private closed = false;
+  /**
+   * What the last {@link fillsAfter} query proved, while no fill insert has run since: no stored
+   * fill has a seq above `maxSeq`. Only a writable journal keeps it (it holds the store's lock, so
+   * every insert goes through {@link OrderWrites}); a rollback only removes rows, so it stays true.
+   */
+  private fillsKnown: { readonly inserts: number; readonly maxSeq: number } | null = null;
 
   /** @internal Use {@link openJournal}. */
   constructor(init: JournalInit<O>) {
@@ -236,7 +242,13 @@ export class Journal<O extends JournalOrder = JournalOrder> {
   /** Stored fills after sequence number `seq`, oldest first (an incremental reader's catch-up). */
   fillsAfter(seq: number): FillRecord[] {
     this.assertOpen();
-    return this.st.fillsAfter.all(seq).map(toFillRecord);
+    const known = this.fillsKnown;
+    if (known !== null && known.inserts === this.writes.fillInserts && seq >= known.maxSeq) return [];
+    const rows = this.st.fillsAfter.all(seq);
+    if (this.runId !== null) {
+      this.fillsKnown = { inserts: this.writes.fillInserts, maxSeq: rows.at(-1)?.seq ?? seq };
+    }
+    return rows.map(toFillRecord);
   }
 
   /** The transition log, oldest first; of one order when `key` is given. */

@@ -11,6 +11,9 @@ import type { FillInput, JournalEvent, JournalOrder, SnapshotCodec, WriteResult 
 
 /** See the module doc. */
 export class OrderWrites<O extends JournalOrder> {
+  /** Fill inserts attempted since the open (a reader's cache of the fills table keys on it). */
+  fillInserts = 0;
+
   constructor(
     private readonly st: Statements,
     private readonly clock: Pick<Clock, 'now'>,
@@ -79,6 +82,7 @@ export class OrderWrites<O extends JournalOrder> {
         delta: decText(f.quantity),
         at: f.at ?? this.clock.now(),
       };
+      this.fillInserts += 1;
       if (this.st.insertFill.run(row).changes === 1) {
         inserted += 1;
         continue;

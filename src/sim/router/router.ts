@@ -280,8 +280,20 @@ function fail(err: SimError, requestId: string, delayMs: number): Outcome {
   };
 }
 
+/** Each route pattern's segments, split once (every request tries the routes in turn). */
+const patternParts = new Map<string, readonly string[]>();
+
+function partsOf(pattern: string): readonly string[] {
+  let parts = patternParts.get(pattern);
+  if (parts === undefined) {
+    parts = pattern.split('/').filter((s) => s !== '');
+    patternParts.set(pattern, parts);
+  }
+  return parts;
+}
+
 function matchPattern(pattern: string, segments: string[]): Record<string, string> | null {
-  const parts = pattern.split('/').filter((s) => s !== '');
+  const parts = partsOf(pattern);
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;

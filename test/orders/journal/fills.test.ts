@@ -97,4 +97,30 @@ describe('journal fills', () => {
       ['ord-unknown', null],
     ]);
   });
+  it('fillsAfter answers an incremental reader from what it last read, and sees every new fill', () => {
+    const j = stores.open(stores.tempStore());
+    expect(j.fillsAfter(0)).toEqual([]);
+    j.recordFill(fill('0.25', '0.25'));
+    const first = j.fillsAfter(0);
+    expect(first.map((f) => f.filled.toFixed())).toEqual(['0.25']);
+    const seq = first[0]!.seq;
+    expect(j.fillsAfter(seq)).toEqual([]);
+    // A re-applied fill inserts nothing: still nothing after it.
+    j.recordFill(fill('0.25', '0.25'));
+    expect(j.fillsAfter(seq)).toEqual([]);
+    j.recordFill(fill('0.75', '0.5'));
+    expect(j.fillsAfter(seq).map((f) => f.filled.toFixed())).toEqual(['0.75']);
+    // An earlier seq than the last one read still reads the store.
+    expect(j.fillsAfter(0).map((f) => f.filled.toFixed())).toEqual(['0.25', '0.75']);
+  });
+
+  it('fillsAfter sees a fill written in a transition after an empty read', () => {
+    const j = stores.open(stores.tempStore());
+    const o = restingOrder(j);
+    expect(j.fillsAfter(0)).toEqual([]);
+    const event = { type: 'Filled', quantity: dec('0.4'), contractId: 'c-2', at: 3 } as const;
+    const { order, fills } = applyToy(o, event);
+    j.recordTransition(o, order, event, fills);
+    expect(j.fillsAfter(0).map((f) => f.delta.toFixed())).toEqual(['0.4']);
+  });
 });

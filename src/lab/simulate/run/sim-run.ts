@@ -154,7 +154,9 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       clock,
       signer,
       logger: createLogger({ level: 'warn', destination: tallyDestination(tally), name: 'ledger-mm' }),
-      transport: venue.createTransport(),
+      // The venue's own reads are taken as it wrote them (no second validation of book, trades
+      // and orders); the tests run the client's full decoding on the same answers.
+      transport: venue.createTransport({ answers: 'typed' }),
       random: () => jitter.next(),
       reload: { load: { configFiles: [], env: {}, cwd: dir }, watch: false },
       tuning: { ...o.tuning, engine: { ...o.tuning?.engine, clientOrderIdEntropy: entropy } },
