@@ -59,6 +59,16 @@ export type PlacementOutcome = PlacementRef &
       }
     | { readonly kind: 'superseded' }
     | {
+        /**
+         * No party of the firm could take it (none serves the pair and side, every one dropped
+         * out, at its open-order cap or short of funds: `firm/party-allocator.ts`). Nothing was
+         * sent; not a pipeline failure.
+         */
+        readonly kind: 'no-party';
+        readonly reason: 'no-party-serves' | 'inactive' | 'at-cap' | 'unfunded';
+        readonly detail: string;
+      }
+    | {
         /** The slot still holds an active order (unknown, resting, cancelling…). */
         readonly kind: 'slot-busy';
         readonly occupantKey: string;

@@ -253,6 +253,8 @@ function describeOutcome(o: PlacementOutcome): string {
       return `slot busy (${o.occupantState})`;
     case 'rate-limited':
       return `rate limited, retry after ${o.retryAfterMs} ms`;
+    case 'no-party':
+      return `no party can place it: ${o.detail}`;
     default:
       return o.kind;
   }

@@ -215,11 +215,8 @@ export class FirmEngine implements TradingEngine {
       request,
       this.o.policy,
     );
-    if (chosen.party === null) {
-      if (chosen.reason === 'unfunded') return { ...ref, kind: 'insufficient-balance' };
-      if (chosen.reason === 'at-cap') return { ...ref, kind: 'max-open-orders' };
-      return { ...ref, kind: 'refused', code: 'NO_ACTIVE_PARTY' };
-    }
+    if (chosen.party === null)
+      return { ...ref, kind: 'no-party', reason: chosen.reason, detail: chosen.detail };
     const slot = this.slots.find((s) => s.name === chosen.party)!;
     const id = this.nextHandout++;
     slot.handedOut.set(id, { ...request, slot: intent.slot });

@@ -128,12 +128,19 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     const parties =
       n === 1
         ? undefined
-        : accounts.map((a, i) => ({
-            name: `p${i + 1}`,
-            signer: signers[i]!,
-            apiKey: daemonApiKey(venue, a.slug),
-            storePath: storeOf(i),
-          }));
+        : accounts.map((a, i) => {
+            // A config's firm.parties lends the i-th simulated party its pairs and sides (the
+            // fixed assignments of firm.allocation "fixed"); keys and journals are the run's own.
+            const listed = o.config.firm.parties[i];
+            return {
+              name: `p${i + 1}`,
+              signer: signers[i]!,
+              apiKey: daemonApiKey(venue, a.slug),
+              storePath: storeOf(i),
+              ...(listed?.pairs === undefined ? {} : { pairs: listed.pairs }),
+              ...(listed?.sides === undefined ? {} : { sides: listed.sides }),
+            };
+          });
     const config: MmConfig = {
       ...o.config,
       venue: { ...o.config.venue, apiKey, baseUrl: IN_PROCESS_BASE_URL, submitUrl: IN_PROCESS_SUBMIT_URL },
