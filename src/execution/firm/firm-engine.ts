@@ -201,8 +201,12 @@ export class FirmEngine implements TradingEngine {
     this.readmit(now);
     const pair = this.o.pairOf(intent.pair);
     const ref = { intentId: 'firm', slot: intent.slot, key: null, clientOrderId: null, orderId: null };
-    if (pair === undefined || intent.price === null)
-      return { ...ref, kind: 'refused', code: 'INVALID_INTENT' };
+    if (pair === undefined || intent.price === null) {
+      // Nothing to fund it against (a pair not listed yet, a MARKET order): nothing is sent.
+      const detail =
+        pair === undefined ? `${intent.pair} is not listed` : 'a MARKET order has no price to fund';
+      return { ...ref, kind: 'no-party', reason: 'no-party-serves', detail };
+    }
     const request = {
       ...pair,
       pair: intent.pair,

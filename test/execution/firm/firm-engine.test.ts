@@ -73,6 +73,7 @@ function twoParties(latency: 'fast' | 'instant' = 'fast'): Firm {
         policy: 'earliest-free',
         wallets,
         pairOf: (pair) => {
+          if (!pair.includes('/')) return undefined; // not listed
           const [base, quote] = pair.split('/') as [string, string];
           return { base, quote };
         },
@@ -139,6 +140,16 @@ describe('FirmEngine on the simulator', () => {
       ['a', 2],
       ['b', 2],
     ]);
+    await settle(f.env, firm.close());
+  });
+
+  it('a placement on a pair it cannot fund against is no-party, sent to no party', async () => {
+    const f = twoParties();
+    const firm = f.build();
+    await settle(f.env, firm.start());
+    const out = await firm.place({ ...intent(0), pair: 'XRP', slot: 'XRP:BUY:0#0' });
+    expect(out).toMatchObject({ kind: 'no-party', reason: 'no-party-serves', detail: 'XRP is not listed' });
+    expect(f.env.venue.truth.calls().filter((c) => c.endpoint === 'prepare')).toEqual([]);
     await settle(f.env, firm.close());
   });
 
