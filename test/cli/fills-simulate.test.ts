@@ -12,6 +12,29 @@ import { csvRows, perOrder } from './support/fills-csv.js';
 
 const dir = tempDirPerFile('ledger-mm-fills-sim-');
 
+/** A realistic-latency `simulate` run of the default scenario, its journals kept at `storePath`. */
+async function simulated(o: { hours: number; seed: number; storePath: string; parties?: number }) {
+  const sc = loadScenario({
+    hours: o.hours,
+    seed: o.seed,
+    latency: 'realistic',
+    configFiles: [],
+    market: null,
+    cwd: dir,
+    env: {},
+  });
+  return runSimulation({
+    config: sc.config,
+    sim: sc.sim,
+    latency: sc.latency,
+    seed: sc.seed,
+    durationMs: sc.durationMs,
+    tuning: { engine: simulatorTuning(sc.latency), summaryMs: 600_000 },
+    storePath: o.storePath,
+    ...(o.parties === undefined ? {} : { parties: o.parties }),
+  });
+}
+
 /**
  * `ledger-mm fills --format csv` after a 2-hour `simulate` run (in process, fake clock) reads the
  * daemon's journal, and gives the fills the simulated venue's ground truth has: per order of the
@@ -21,24 +44,7 @@ const dir = tempDirPerFile('ledger-mm-fills-sim-');
  */
 it('fills --format csv after a 2-hour simulate gives the ground truth fills, prices and quantities', async () => {
   const storePath = path.join(dir, 'journal.sqlite');
-  const sc = loadScenario({
-    hours: 2,
-    seed: 1,
-    latency: 'realistic',
-    configFiles: [],
-    market: null,
-    cwd: dir,
-    env: {},
-  });
-  const capture = await runSimulation({
-    config: sc.config,
-    sim: sc.sim,
-    latency: sc.latency,
-    seed: sc.seed,
-    durationMs: sc.durationMs,
-    tuning: { engine: simulatorTuning(sc.latency), summaryMs: 600_000 },
-    storePath,
-  });
+  const capture = await simulated({ hours: 2, seed: 1, storePath });
 
   const run = await runCaptured(
     (io) => fillsCommand.run(['--format', 'csv'], io),
@@ -118,25 +124,7 @@ it('fills --format csv after a 2-hour simulate gives the ground truth fills, pri
 
 it('fills with two parties reads both journals: every fill labelled with its party, merged by time; --party keeps one', async () => {
   const storePath = path.join(dir, 'firm', 'journal.sqlite');
-  const sc = loadScenario({
-    hours: 1,
-    seed: 3,
-    latency: 'realistic',
-    configFiles: [],
-    market: null,
-    cwd: dir,
-    env: {},
-  });
-  const capture = await runSimulation({
-    config: sc.config,
-    sim: sc.sim,
-    latency: sc.latency,
-    seed: sc.seed,
-    durationMs: sc.durationMs,
-    tuning: { engine: simulatorTuning(sc.latency), summaryMs: 600_000 },
-    storePath,
-    parties: 2,
-  });
+  const capture = await simulated({ hours: 1, seed: 3, storePath, parties: 2 });
   const configFile = path.join(dir, 'firm.json');
   const party = (name: string) => ({ name, apiKeyFile: `${name}.key`, signingKeyFile: `${name}.ed25519` });
   fs.writeFileSync(
