@@ -52,7 +52,7 @@ export interface PendingIntent {
   readonly enqueuedAt: number;
 }
 
-/** The registry slots of a quote slot. */
+/** The registry slots of a quote slot by default (`strategy.reconcile.ordersPerSlot` may allow more). */
 export const SUB_SLOTS = 2;
 
 /** The registry slot `n` of `quoteSlot`. */

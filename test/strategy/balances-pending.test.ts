@@ -62,7 +62,12 @@ describe('computeQuotes with the balances pending', () => {
 });
 
 describe('planReconcile with the balances pending', () => {
-  const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 60_000 };
+  const PARAMS: ReconcileParams = {
+    priceToleranceBps: 5,
+    sizeTolerancePct: 20,
+    maxOrderAgeMs: 60_000,
+    ordersPerSlot: 2,
+  };
   const plan = (balances: WalletInput, ownOrders: OwnOrderView[] = []) =>
     planReconcile(quotes(BALANCES_PENDING), ownOrders, balances, PARAMS);
   const placed = (p: ReturnType<typeof plan>): string[] =>

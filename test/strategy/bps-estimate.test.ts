@@ -17,7 +17,12 @@ import { NOW, d, own, quote, tolerance } from './support/fixtures.js';
  * estimate alone is on the wrong side.
  */
 
-const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 3_600_000 };
+const PARAMS: ReconcileParams = {
+  priceToleranceBps: 5,
+  sizeTolerancePct: 20,
+  maxOrderAgeMs: 3_600_000,
+  ordersPerSlot: 2,
+};
 
 /** The reconciler's rules computed the exact way only (the code before the estimates). */
 const exactOff = (a: Dec, b: Dec): number => a.minus(b).abs().div(b).times(10_000).toNumber();

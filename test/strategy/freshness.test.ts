@@ -77,7 +77,12 @@ describe('before the prepare, a queued order must stand clear of its toxic edge 
 describe('the whole freshness check of a queued placement, by stage: fresh, or why not', () => {
   // Wanted edge 20 bps, inside band 9 (prepareShare 0.5: 4.5 before the prepare), toxic edge 8,
   // prepare drift 5: before the prepare the order needs edge >= max(20 - 4.5, min(20, 13)).
-  const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 3_600_000 };
+  const PARAMS: ReconcileParams = {
+    priceToleranceBps: 5,
+    sizeTolerancePct: 20,
+    maxOrderAgeMs: 3_600_000,
+    ordersPerSlot: 2,
+  };
   const q = quote({ side: 'BUY', price: 99.8, tolerance: tolerance({ prepareDriftBps: 5, signShare: 1 }) });
   it.each([
     { reason: 'reprice', stage: 'queued', order: 99.84, quantity: 1, fresh: true },

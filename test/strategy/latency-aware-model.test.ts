@@ -212,7 +212,12 @@ describe('latencyAwareModel in the strategy', () => {
           latency: { skewMode },
         },
       });
-      const reconcile = { priceToleranceBps: 8, sizeTolerancePct: 30, maxOrderAgeMs: 3_600_000 };
+      const reconcile = {
+        priceToleranceBps: 8,
+        sizeTolerancePct: 30,
+        maxOrderAgeMs: 3_600_000,
+        ordersPerSlot: 2,
+      };
       for (let held = 1; held <= 20; held += 1) {
         const wallet = { BTC: bal(held), USDC: bal(100_000) };
         const r = computeQuotes(snapshot([m], wallet), [], wallet, p, TIMED);

@@ -12,7 +12,12 @@ import { NOW, bal, d, own, quote, tolerance } from './support/fixtures.js';
  * Reference 100; the desired bid at 99.75 has an edge of 25 bps.
  */
 
-const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 3_600_000 };
+const PARAMS: ReconcileParams = {
+  priceToleranceBps: 5,
+  sizeTolerancePct: 20,
+  maxOrderAgeMs: 3_600_000,
+  ordersPerSlot: 2,
+};
 const RICH = { BTC: bal(100), USDC: bal(100_000) };
 const TOL = tolerance();
 const BID = quote({ side: 'BUY', price: '99.75', tolerance: TOL });

@@ -6,7 +6,12 @@ import type { Action, DesiredQuote, QuoteSkip, StrategyResult } from '../../src/
 import { planReconcile, reconcile } from '../../src/strategy/reconciler.js';
 import { NOW, bal, own, quote } from './support/fixtures.js';
 
-const PARAMS: ReconcileParams = { priceToleranceBps: 5, sizeTolerancePct: 20, maxOrderAgeMs: 60_000 };
+const PARAMS: ReconcileParams = {
+  priceToleranceBps: 5,
+  sizeTolerancePct: 20,
+  maxOrderAgeMs: 60_000,
+  ordersPerSlot: 2,
+};
 const RICH = { BTC: bal(100), ETH: bal(100), USDC: bal(100_000) };
 
 const BID = quote({ side: 'BUY', price: '99.9' });

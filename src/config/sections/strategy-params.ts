@@ -234,6 +234,12 @@ export const reconcileParamSpecs = {
     20,
   ),
   maxOrderAgeMs: MS('Replace an order older than this, ms, even when it is within tolerance.', 3_600_000),
+  ordersPerSlot: intParam(
+    "Most orders one quote slot may hold at once: resting, being placed or being cancelled. 2 (make before break): a replacement is placed while the slot's order rests, and the next one waits until the replaced order's cancel has landed (about 35 s on this venue). 3: the next replacement may start while that cancel is still landing, so a slot is repriced about once a placement instead of once a placement and a cancel; it locks a third order's funds and counts toward risk.maxOpenOrders, so it pays with several parties (firm.parties) whose pipelines would otherwise idle.",
+    2,
+    4,
+    2,
+  ),
 };
 
 /** The quoting parameters of one pair, as configured (decimals as strings, `''` = none). */

@@ -33,6 +33,11 @@ export interface OrderDispatchOptions {
   readonly clock: Clock;
   readonly onPlacement?: (entry: PendingEntry, outcome: PlacementOutcome) => void;
   readonly onCancel?: (key: string, reason: string, outcome: CancelOutcome) => void;
+  /**
+   * Most orders a quote slot may hold at once (its registry slots), read at each placement
+   * (`strategy.reconcile.ordersPerSlot`, reloadable); default {@link SUB_SLOTS}.
+   */
+  readonly ordersPerSlot?: () => number;
 }
 
 /** True when a placement outcome counts as a pipeline failure for the error breaker. */
@@ -100,14 +105,15 @@ export class OrderDispatch {
   }
 
   /**
-   * Queues a placement unless its quote slot already has an intent waiting or both registry
-   * slots are taken. Returns whether it was queued.
+   * Queues a placement unless its quote slot already has an intent waiting or every registry
+   * slot of it is taken (`ordersPerSlot`). Returns whether it was queued.
    */
   place(action: PlaceAction): boolean {
     const q = action.quote;
     if (this.pending.has(q.slot)) return false;
     let slot: string | null = null;
-    for (let n = 0; n < SUB_SLOTS && slot === null; n++) {
+    const depth = this.o.ordersPerSlot?.() ?? SUB_SLOTS;
+    for (let n = 0; n < depth && slot === null; n++) {
       const candidate = registrySlot(q.slot, n);
       if (this.o.engine.orders.inSlot(candidate).length === 0) slot = candidate;
     }

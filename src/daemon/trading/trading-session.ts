@@ -68,6 +68,7 @@ export class TradingSession {
       engine,
       clock: d.clock,
       onPlacement: (entry, outcome) => d.events.onPlacement(entry, outcome),
+      ordersPerSlot: () => d.params().reconcile.ordersPerSlot,
     });
     this.cycle = new QuoteCycle({
       clock: d.clock,

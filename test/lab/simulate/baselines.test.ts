@@ -8,7 +8,12 @@ import type { DesiredQuote, StrategyResult } from '../../../src/strategy/quote-t
 
 const d = (s: string): Dec => new Dec(s);
 const PAIR = 'BTC/USDC';
-const params: ReconcileParams = { priceToleranceBps: 8, sizeTolerancePct: 30, maxOrderAgeMs: 3_600_000 };
+const params: ReconcileParams = {
+  priceToleranceBps: 8,
+  sizeTolerancePct: 30,
+  maxOrderAgeMs: 3_600_000,
+  ordersPerSlot: 2,
+};
 const balances = {
   BTC: { available: d('10'), locked: d('0') },
   USDC: { available: d('100000'), locked: d('0') },
