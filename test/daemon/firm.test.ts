@@ -46,7 +46,11 @@ async function firmDaemon() {
   const cfg = baseConfig(path.join(dir, 'store.sqlite'));
   fs.writeFileSync(
     file,
-    JSON.stringify({ ...cfg, risk: { ...(cfg['risk'] as object), maxOpenOrders: 200 } }),
+    JSON.stringify({
+      ...cfg,
+      risk: { ...(cfg['risk'] as object), maxOpenOrders: 200 },
+      market: { account: { intervalMs: 60_000 } },
+    }),
   );
   const load = { configFiles: [file], env: {}, cwd: dir };
   const config = loadConfig(load);
@@ -80,7 +84,7 @@ async function firmDaemon() {
   const run = async (ms: number): Promise<void> => {
     for (let t = 0; t < ms; t += 500) await fake.tickAsync(500);
   };
-  return { daemon, venue, parties, run, events, dir };
+  return { daemon, venue, parties, run, events, dir, slugs: { a: 'testmm', b: b.slug } };
 }
 
 describe('a daemon of two parties', () => {
@@ -128,4 +132,37 @@ describe('a daemon of two parties', () => {
     // The account limits the risk gate sees are the parties' summed (30 + 30).
     expect(daemon.lastCycle!.snapshot.account!.maxOpenOrders).toBe(60);
   });
+
+  it('the primary suspended: it drops out at its next account read, the other party carries on, and it comes back', async () => {
+    const { daemon, venue, parties, run, events, slugs } = await firmDaemon();
+    void daemon.start();
+    await run(5 * 60_000);
+    const placed = (id: string, after: number) =>
+      venue.truth.commits().filter((c) => c.partyId === id && c.kind === 'place' && c.ok && c.at > after)
+        .length;
+    const suspendedAt = T0 + 5 * 60_000;
+    venue.engine.operator.suspend(slugs.a);
+    // The next account read (every 60 s here) sees it: a drops out, loudly, b goes on quoting.
+    await run(10 * 60_000);
+    expect(daemon.partyReport().map((p) => [p.name, p.active, p.reason])).toEqual([
+      ['a', false, 'account SUSPENDED'],
+      ['b', true, null],
+    ]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'party-state', party: 'a', active: false }),
+    );
+    const quietSince = suspendedAt + 2 * 60_000;
+    expect(placed(parties.a, quietSince)).toBe(0);
+    expect(placed(parties.b, quietSince)).toBeGreaterThan(3);
+    expect(daemon.lastCycle!.snapshot.account!.status).toBe('ACTIVE');
+    // Reactivated, a is read ACTIVE again and places again.
+    venue.engine.operator.reactivate(slugs.a);
+    const back = T0 + 15 * 60_000;
+    await run(6 * 60_000);
+    expect(daemon.partyReport().map((p) => [p.name, p.active])).toEqual([
+      ['a', true],
+      ['b', true],
+    ]);
+    expect(placed(parties.a, back)).toBeGreaterThan(0);
+  }, 90_000);
 });

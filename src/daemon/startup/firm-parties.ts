@@ -7,9 +7,10 @@
  * trades and pairs are public and the same for every party), and its journal is `store.path`,
  * so a daemon that grows from one party to several keeps its journal. Every other party's
  * journal is its own `storePath`, by default `store.path` with the party's name before the
- * extension. The firm's balances are every party's read at once and summed; its account is the
- * primary's with the open-order and per-minute limits summed over the parties (each party has
- * its own, and each party's pipeline keeps within its own).
+ * extension. The firm's balances are every party's read at once and summed; its account is
+ * every party's read at once: the primary's, with the open-order and per-minute limits summed
+ * over the parties (each party has its own, and each party's pipeline keeps within its own), and
+ * ACTIVE while any party can trade (one that cannot drops out of the firm engine).
  */
 import type { MmConfig } from '../../config/schema.js';
 import { verificationOf } from '../../config/sections/signing.js';
@@ -40,6 +41,8 @@ export class FirmParties {
   readonly venues: readonly VenueClient[];
   readonly wallets: PartyWallets;
   private readonly passed = new Map<string, Passed>();
+  /** The firm engine, once built: the account reads tell it which parties can trade. */
+  private engine: FirmEngine | null = null;
 
   constructor(
     readonly identities: readonly PartyIdentity[],
@@ -75,7 +78,16 @@ export class FirmParties {
           throw failed?.reason ?? new Error('the balances of a party were never read');
         }
       },
-      account: async (signal) => this.firmAccount(await this.primary.getAccount({ signal })),
+      account: async (signal) => {
+        const reads = await Promise.allSettled(this.venues.map((v) => v.getAccount({ signal })));
+        const accounts = reads.map((r) => (r.status === 'fulfilled' ? r.value : null));
+        accounts.forEach((a, i) => {
+          if (a !== null) this.engine?.accountRead(this.identities[i]!.name, a.status);
+        });
+        const primary = reads[0]!;
+        if (primary.status === 'rejected') throw primary.reason;
+        return this.firmAccount(primary.value, accounts);
+      },
     };
   }
 
@@ -150,13 +162,14 @@ export class FirmParties {
           maxOpenOrders: passed.account.limits.maxOpenOrders,
         };
       });
-      return new FirmEngine({
+      this.engine = new FirmEngine({
         parties,
         clock: deps.clock,
         policy: this.o.policy,
         wallets: this.wallets,
         pairOf,
       });
+      return this.engine;
     };
   }
 
@@ -165,8 +178,13 @@ export class FirmParties {
     await Promise.all(this.venues.slice(1).map((v) => v.close()));
   }
 
-  /** The primary's account with each limit summed over the parties that passed (each has its own). */
-  private firmAccount(primary: Account): Account {
+  /**
+   * The primary's account with each limit summed over the parties that passed (each has its
+   * own). Its status is ACTIVE while any party's last read is: a party whose account cannot
+   * trade drops out of the firm engine (`FirmEngine.accountRead`), and the others carry on,
+   * the primary too.
+   */
+  private firmAccount(primary: Account, reads: readonly (Account | null)[] = []): Account {
     const sum = (pick: (a: Account) => number | null): number | null => {
       let total = 0;
       for (const p of this.identities) {
@@ -177,8 +195,10 @@ export class FirmParties {
       }
       return total;
     };
+    const active = primary.status !== 'ACTIVE' && reads.some((a) => a?.status === 'ACTIVE');
     return {
       ...primary,
+      ...(active ? { status: 'ACTIVE' as const } : {}),
       limits: {
         ...primary.limits,
         maxOpenOrders: sum((a) => a.limits.maxOpenOrders),

@@ -10,7 +10,9 @@
  * - `cancel` goes through the party that owns the order, always;
  * - a party whose placement is refused because its key is refused or its account suspended drops
  *   out for `dropoutMs`, loudly (a `party-state` event), and the others carry on; one refused
- *   for funds drops out until its next balances read. A party is tried again after that.
+ *   for funds drops out until its next balances read. A party is tried again after that;
+ * - a party whose account reads as not ACTIVE (`accountRead`, from the firm's account poll)
+ *   drops out until a read shows it ACTIVE again, without spending a placement to find out.
  *
  * The first party is the primary: its journal's `meta` holds the firm's state (the daily loss
  * guard's), its recovery report is the one returned, its orders poller is reported first.
@@ -83,7 +85,8 @@ export interface PartyReport {
 
 /** A party's own state inside the facade. */
 interface PartySlot extends FirmParty {
-  out: { until: number; reason: string; untilPoll: number | null } | null;
+  /** Why and until when it is out; `untilActive`: until its account reads ACTIVE again. */
+  out: { until: number; reason: string; untilPoll: number | null; untilActive?: true } | null;
   readonly handedOut: Map<number, FundsLock & { readonly slot: string }>;
   busySince: number | null;
   busyMs: number;
@@ -237,6 +240,27 @@ export class FirmEngine implements TradingEngine {
         slot.busySince = null;
       }
     }
+  }
+
+  /**
+   * A read of party `name`'s account (GET /account). Not ACTIVE: the party drops out, loudly,
+   * until a read shows it ACTIVE again (its orders are still managed and cancelled through it);
+   * the others carry on. ACTIVE: a party out for its account comes back.
+   */
+  accountRead(name: string, status: string): void {
+    const s = this.slots.find((x) => x.name === name);
+    if (s === undefined) return;
+    const now = this.o.clock.now();
+    if (status === 'ACTIVE') {
+      if (s.out?.untilActive !== true) return;
+      s.out = null;
+      this.emit({ type: 'party-state', party: s.name, active: true, reason: null, at: now });
+      return;
+    }
+    const reason = `account ${status}`;
+    if (s.out?.untilActive === true && s.out.reason === reason) return;
+    s.out = { until: Number.POSITIVE_INFINITY, reason, untilPoll: null, untilActive: true };
+    this.emit({ type: 'party-state', party: s.name, active: false, reason, at: now });
   }
 
   /** Cancels `key` through the party that holds it (`unknown-order` when none does). */
