@@ -3,8 +3,6 @@
  * running), an account registered with a throwaway signing key, and the daemon quoting two pairs
  * against it from `config/paper.json`. `npm start` runs this.
  */
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
@@ -172,17 +170,14 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
     );
     return EXIT.FAILED;
   }
-  // Several parties: their key files go in a config layer of their own, after the user's.
-  const firmLayer = paper.parties.length === 0 ? [] : [writeFirmLayer(first.config.store.path, paper)];
+  // The config as `run` loads it (and reloads it on SIGHUP), pointed at the rig by the variables
+  // of its venue, key and store; several parties' key files go in a layer after the user's.
   const load: LoadConfigOptions = {
-    configFiles: [...paperConfigFiles(args.latency, args.config), ...firmLayer],
-    env: {
-      ...env,
-      LEDGER_MM_BASE_URL: paper.baseUrl,
-      LEDGER_MM_SUBMIT_URL: paper.submitUrl,
-      LEDGER_MM_API_KEY: paper.apiKey,
-      LEDGER_MM_SIGNING_KEY_FILE: paper.keyFile,
-    },
+    configFiles: [
+      ...paperConfigFiles(args.latency, args.config),
+      ...(paper.firmLayer === null ? [] : [paper.firmLayer]),
+    ],
+    env: { ...env, ...paper.rig.pointEnv() },
     cwd: io.cwd,
   };
   const loaded = loadConfigOrExit(load, io);
@@ -232,15 +227,3 @@ export const paperCommand: Command = {
   usage: USAGE,
   run: (argv, io) => runPaper(argv, io),
 };
-
-/** Writes the `firm.parties` layer of a paper session of several parties; returns its path. */
-function writeFirmLayer(storePath: string, paper: PaperVenue): string {
-  const file = join(dirname(storePath), 'paper-firm.json');
-  const parties = paper.parties.map((p) => ({
-    name: p.name,
-    apiKeyFile: p.apiKeyFile,
-    signingKeyFile: p.keyFile,
-  }));
-  writeFileSync(file, `${JSON.stringify({ firm: { parties } }, null, 2)}\n`, { mode: 0o600 });
-  return file;
-}
