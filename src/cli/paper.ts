@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
 import type { Daemon } from '../daemon/daemon.js';
 import { startPaperVenue, type PaperVenue } from '../lab/rig/paper-venue.js';
+import { RIG_OWNED_ENV } from '../lab/rig/sim-rig.js';
 import { PAPER_CONFIG_FILE, simulatorDaemonTuning } from '../lab/rig/paper-tuning.js';
 import { observabilityAttachment } from '../daemon/reporting/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
@@ -54,15 +55,6 @@ Options:
 Venue URLs, API key and signing key are set by the command; LEDGER_MM_* variables for them are
 ignored. Other LEDGER_MM_* variables apply as usual.
 `;
-
-/** Variables the paper session sets itself. */
-const OWN_ENV = [
-  'LEDGER_MM_BASE_URL',
-  'LEDGER_MM_SUBMIT_URL',
-  'LEDGER_MM_API_KEY',
-  'LEDGER_MM_API_KEY_FILE',
-  'LEDGER_MM_SIGNING_KEY_FILE',
-];
 
 /** Seams of {@link runPaper} (tests). */
 export interface PaperSeams {
@@ -146,7 +138,8 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
     return EXIT.USAGE;
   }
   const env = { ...io.env };
-  for (const k of OWN_ENV) delete env[k];
+  // The rig sets the venue's and the keys' variables; the store path stays the user's.
+  for (const k of RIG_OWNED_ENV) delete env[k];
   const first = loadConfigOrExit(
     { configFiles: paperConfigFiles(args.latency, args.config), env, cwd: io.cwd },
     io,

@@ -38,6 +38,18 @@ import { daemonApiKey, withDaemonParties } from './daemon-account.js';
 import type { RigKey } from './rig-keys.js';
 import type { RigTime } from './rig-time.js';
 
+/**
+ * The `LEDGER_MM_*` variables of the venue and the keys, which the rig sets itself: a caller drops
+ * them from the environment it inherits (the store path is the caller's to keep or drop).
+ */
+export const RIG_OWNED_ENV: readonly string[] = [
+  'LEDGER_MM_BASE_URL',
+  'LEDGER_MM_SUBMIT_URL',
+  'LEDGER_MM_API_KEY',
+  'LEDGER_MM_API_KEY_FILE',
+  'LEDGER_MM_SIGNING_KEY_FILE',
+];
+
 /** How the daemon reaches the venue. */
 export type RigLink =
   | {
