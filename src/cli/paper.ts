@@ -3,13 +3,12 @@
  * running), an account registered with a throwaway signing key, and the daemon quoting two pairs
  * against it from `config/paper.json`. `npm start` runs this.
  */
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type LoadConfigOptions } from '../config/load.js';
 import type { Daemon } from '../daemon/daemon.js';
 import { startPaperVenue, type PaperVenue } from '../lab/rig/paper-venue.js';
+import { RIG_OWNED_ENV } from '../lab/rig/sim-rig.js';
 import { PAPER_CONFIG_FILE, simulatorDaemonTuning } from '../lab/rig/paper-tuning.js';
 import { observabilityAttachment } from '../daemon/reporting/observability-wiring.js';
 import { runDaemon, type DaemonAttachment } from '../daemon/run-daemon.js';
@@ -56,15 +55,6 @@ Options:
 Venue URLs, API key and signing key are set by the command; LEDGER_MM_* variables for them are
 ignored. Other LEDGER_MM_* variables apply as usual.
 `;
-
-/** Variables the paper session sets itself. */
-const OWN_ENV = [
-  'LEDGER_MM_BASE_URL',
-  'LEDGER_MM_SUBMIT_URL',
-  'LEDGER_MM_API_KEY',
-  'LEDGER_MM_API_KEY_FILE',
-  'LEDGER_MM_SIGNING_KEY_FILE',
-];
 
 /** Seams of {@link runPaper} (tests). */
 export interface PaperSeams {
@@ -148,7 +138,8 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
     return EXIT.USAGE;
   }
   const env = { ...io.env };
-  for (const k of OWN_ENV) delete env[k];
+  // The rig sets the venue's and the keys' variables; the store path stays the user's.
+  for (const k of RIG_OWNED_ENV) delete env[k];
   const first = loadConfigOrExit(
     { configFiles: paperConfigFiles(args.latency, args.config), env, cwd: io.cwd },
     io,
@@ -172,17 +163,14 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
     );
     return EXIT.FAILED;
   }
-  // Several parties: their key files go in a config layer of their own, after the user's.
-  const firmLayer = paper.parties.length === 0 ? [] : [writeFirmLayer(first.config.store.path, paper)];
+  // The config as `run` loads it (and reloads it on SIGHUP), pointed at the rig by the variables
+  // of its venue, key and store; several parties' key files go in a layer after the user's.
   const load: LoadConfigOptions = {
-    configFiles: [...paperConfigFiles(args.latency, args.config), ...firmLayer],
-    env: {
-      ...env,
-      LEDGER_MM_BASE_URL: paper.baseUrl,
-      LEDGER_MM_SUBMIT_URL: paper.submitUrl,
-      LEDGER_MM_API_KEY: paper.apiKey,
-      LEDGER_MM_SIGNING_KEY_FILE: paper.keyFile,
-    },
+    configFiles: [
+      ...paperConfigFiles(args.latency, args.config),
+      ...(paper.firmLayer === null ? [] : [paper.firmLayer]),
+    ],
+    env: { ...env, ...paper.rig.pointEnv() },
     cwd: io.cwd,
   };
   const loaded = loadConfigOrExit(load, io);
@@ -232,15 +220,3 @@ export const paperCommand: Command = {
   usage: USAGE,
   run: (argv, io) => runPaper(argv, io),
 };
-
-/** Writes the `firm.parties` layer of a paper session of several parties; returns its path. */
-function writeFirmLayer(storePath: string, paper: PaperVenue): string {
-  const file = join(dirname(storePath), 'paper-firm.json');
-  const parties = paper.parties.map((p) => ({
-    name: p.name,
-    apiKeyFile: p.apiKeyFile,
-    signingKeyFile: p.keyFile,
-  }));
-  writeFileSync(file, `${JSON.stringify({ firm: { parties } }, null, 2)}\n`, { mode: 0o600 });
-  return file;
-}

@@ -6,6 +6,8 @@
  * CANCELLING in the watchdog's journal, and the next sweep reads it before sending anything.
  */
 import { expect, it } from 'vitest';
+import { defaultsOf } from '../../src/config/define.js';
+import { executionSchema, type ExecutionConfig } from '../../src/config/sections/execution.js';
 import type { EngineEvent } from '../../src/execution/order-engine.js';
 import { openJournal } from '../../src/orders/journal/index.js';
 import { CancelSweeper } from '../../src/watchdog/cancel-sweep.js';
@@ -34,14 +36,8 @@ function sweeper(storePath: string, drainMs: number, events: EngineEvent[]): Can
     clock: env().clock,
     storePath,
     reason: 'ledger-mm-watchdog: test',
-    execution: {
-      cancelConcurrency: 4,
-      afterUnknown: 'proceed',
-      prepareBeforeBalances: true,
-      confirmPollMs: 2000,
-      placementConfirmWindowMs: 60_000,
-      cancelConfirmWindowMs: 90_000,
-    },
+    // The `execution` table's defaults (a new key needs no edit here).
+    execution: defaultsOf(executionSchema) as ExecutionConfig,
     verification: { policy: 'if-present' },
     drainMs,
     onEngineEvent: (e) => events.push(e),

@@ -8,7 +8,8 @@
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { PAPER_HISTORY, PAPER_TRUTH_LIMIT, PAPER_WARMUP_MS } from '../rig/paper-venue.js';
+import { PAPER_BOUNDS, PAPER_WARMUP_MS } from '../rig/paper-venue.js';
+import { simulatorDaemonTuning } from '../rig/paper-tuning.js';
 import { benchPaperDaemon } from './in-process.js';
 import { linearFit } from './measure.js';
 
@@ -58,9 +59,6 @@ export interface LongRunResult {
 
 const MiB = 1024 * 1024;
 
-/** Confirmation pacing of `ledger-mm paper --latency fast`. */
-const FAST_CONFIRM = { initialMs: 700, factor: 1.5, maxMs: 3_000 } as const;
-
 /** A full GC (V8's `gc`, exposed at run time). */
 function collector(): () => void {
   setFlagsFromString('--expose-gc');
@@ -78,28 +76,21 @@ export async function runLongRun(o: LongRunOptions = {}): Promise<LongRunResult>
 async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promise<LongRunFigures> {
   const gc = collector();
   const sampleMs = o.sampleMs ?? 1_800_000;
-  const confirm = { confirmBackoff: FAST_CONFIRM };
-  const { bv, daemon } = benchPaperDaemon({
+  // `ledger-mm paper --latency fast`'s timings, with the registry's eviction off for "before".
+  const paper = simulatorDaemonTuning('fast');
+  const { rig, time, daemon } = await benchPaperDaemon({
     latency: 'fast',
     seed: o.seed ?? 1,
     keyByte: 9,
-    tuning: {
-      summaryMs: 20_000,
-      engine: {
-        execution: { placement: confirm, cancel: confirm },
-        ...(bounded ? {} : { eviction: false as const }),
-      },
-    },
+    tuning: { ...paper, engine: { ...paper.engine, ...(bounded ? {} : { eviction: false as const }) } },
+    ...(bounded ? { bounds: PAPER_BOUNDS } : {}),
   });
-  const { venue, fake } = bv;
-  if (bounded) {
-    venue.engine.core.truth.bound(PAPER_TRUTH_LIMIT);
-    venue.engine.retainHistory(PAPER_HISTORY);
-  }
+  const { venue } = rig;
+  const fake = time.fake;
   const t0 = performance.now();
   const samples: { hours: number; heapMiB: number; registry: number }[] = [];
   try {
-    venue.startMarket();
+    rig.startMarket();
     void daemon.start();
     const start = fake.now;
     for (let at = sampleMs; at <= hours * 3_600_000; at += sampleMs) {
@@ -129,10 +120,7 @@ async function oneRun(bounded: boolean, hours: number, o: LongRunOptions): Promi
       wallSeconds: (performance.now() - t0) / 1000,
     };
   } finally {
-    let closed = false;
-    const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
-    for (let i = 0; i < 400 && !closed; i++) await fake.tickAsync(500);
-    await closing;
-    await bv.dispose();
+    await rig.stopDaemon(daemon, { cancelOrders: false, graceMs: 5_000 });
+    await rig.close();
   }
 }

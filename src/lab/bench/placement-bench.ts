@@ -28,9 +28,11 @@ import { openJournal } from '../../orders/journal/index.js';
 import type { TrackedOrder } from '../../orders/fsm/index.js';
 import { signerFromSeed } from '../../signing/ed25519-signer.js';
 import type { Signer } from '../../signing/signer.js';
-import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../sim/in-process-transport.js';
+import { simulatorTuning } from '../rig/paper-tuning.js';
 import { VenueClient } from '../../venue/client.js';
-import { benchVenue, type BenchVenue } from './in-process.js';
+import { benchRig, type BenchRig } from './in-process.js';
+import { signerKeys } from '../rig/rig-keys.js';
+import { SimConfigSchema } from '../../sim/sim-config.js';
 import { SectionMeter } from './measure.js';
 import { capturingTransport, measureVerify, type VerifyFigures } from './verify-bench.js';
 
@@ -97,9 +99,6 @@ export interface PlacementBenchResult {
   readonly verify: VerifyFigures;
 }
 
-/** Confirmation pacing of `ledger-mm paper --latency instant`: the first read after 100 ms. */
-const INSTANT_CONFIRM = { initialMs: 100, factor: 2, maxMs: 1_000 } as const;
-
 /** One phase of one batch. */
 interface Phase {
   ops: number;
@@ -115,7 +114,7 @@ interface Phase {
 }
 
 interface Meters {
-  readonly bv: BenchVenue;
+  readonly bench: BenchRig;
   readonly journal: SectionMeter;
   readonly sign: SectionMeter;
   readonly commits: () => number;
@@ -159,22 +158,33 @@ async function runPass(
   const total = o.placements ?? 2000;
   const batch = o.batch ?? 10;
   const warmup = o.warmupBatches ?? 30;
-  const bv = benchVenue({
-    config: {
+  const key = signerFromSeed(randomBytes(32), 'raw');
+  const bench = await benchRig({
+    sim: SimConfigSchema.parse({
       seed: 11,
       latency: { profile: 'instant' },
       pairs: [{ pair: 'BTC/USDC', base: 'BTC', quote: 'USDC', minQuoteAmount: '10', feeSymbol: 'USDC' }],
-      accounts: [],
+      accounts: [
+        {
+          name: 'Bench Market Maker',
+          slug: 'benchmm',
+          balances: { USDC: '1000000000', BTC: '100000' },
+          maxOpenOrders: 100_000,
+          ordersPerMinute: null,
+        },
+      ],
       bookProjectionLagMs: 0,
       market: { enabled: false },
-    },
+    }),
     latency: 'instant',
+    keys: signerKeys([key]),
   });
-  const { venue, clock } = bv;
-  const settle = <T>(x: Promise<T>): Promise<T> => bv.settle(x);
+  const { rig, time } = bench;
+  const { venue, clock } = rig;
+  const { apiKey, partyId } = rig.primary;
+  const settle = <T>(x: Promise<T>): Promise<T> => time.settle(x);
   const journalMeter = new SectionMeter();
   const signMeter = new SectionMeter();
-  const key = signerFromSeed(randomBytes(32), 'raw');
   const signer: Signer = instrument
     ? {
         publicKey: key.publicKey,
@@ -183,15 +193,7 @@ async function runPass(
         sign: (hash) => signMeter.run(() => key.sign(hash)),
       }
     : key;
-  const { apiKey, partyId } = venue.registerAccount({
-    name: 'Bench Market Maker',
-    slug: 'benchmm',
-    publicKey: key.publicKey,
-    balances: { USDC: '1000000000', BTC: '100000' },
-    maxOpenOrders: 100_000,
-    ordersPerMinute: null,
-  });
-  const journalDir = o.journalDir ?? bv.dir;
+  const journalDir = o.journalDir ?? rig.dir;
   const journalPath = path.join(journalDir, `bench-journal-${process.pid}-${Date.now()}.sqlite`);
   const journal = openJournal<TrackedOrder>({ path: journalPath, clock });
   if (instrument) {
@@ -201,7 +203,7 @@ async function runPass(
     journal.recordTransition = (...args) => journalMeter.run(() => recordTransition(...args));
   }
   const meters: Meters = {
-    bv,
+    bench,
     journal: journalMeter,
     sign: signMeter,
     commits: () => journal.stats().commits,
@@ -209,8 +211,8 @@ async function runPass(
   const capture = instrument ? null : capturingTransport(venue.createTransport(), VERIFY_SAMPLES);
   const engine = new OrderEngine({
     venue: new VenueClient({
-      baseUrl: IN_PROCESS_BASE_URL,
-      submitUrl: IN_PROCESS_SUBMIT_URL,
+      baseUrl: rig.urls.baseUrl,
+      submitUrl: rig.urls.submitUrl,
       apiKey,
       transport: capture?.transport ?? venue.createTransport(),
       clock,
@@ -223,12 +225,10 @@ async function runPass(
     journal,
     // The orders poll is measured on its own (poll-bench); here it stays out of the way.
     ordersPoll: { intervalMs: 3_600_000 },
-    settings: executionSettings(
-      {},
-      { placement: { confirmBackoff: INSTANT_CONFIRM }, cancel: { confirmBackoff: INSTANT_CONFIRM } },
-    ),
+    // `ledger-mm paper --latency instant`'s confirmation pacing: the first read after 100 ms.
+    settings: executionSettings({}, simulatorTuning('instant').execution),
   });
-  const startedAt = bv.fake.now;
+  const startedAt = time.now;
   try {
     await settle(engine.start());
     const places: Phase[] = [];
@@ -282,21 +282,21 @@ async function runPass(
       cancelFailures,
       venueCallsPerRoundTrip: (venue.truth.calls().length - callsBefore) / Math.max(1, counted),
       registrySize: engine.orders.size,
-      simulatedSeconds: (bv.fake.now - startedAt) / 1000,
-      journalTempDir: bv.dir,
+      simulatedSeconds: (time.now - startedAt) / 1000,
+      journalTempDir: rig.dir,
       verify: capture === null ? null : await measureVerify(capture.captured, partyId),
     };
   } finally {
     await settle(engine.close({ drainMs: 1_000 })).catch(() => undefined);
     for (const suffix of ['', '-wal', '-shm', '-journal', '.lock'])
       fs.rmSync(`${journalPath}${suffix}`, { force: true });
-    await bv.dispose();
+    await rig.close();
   }
 }
 
 /** Runs one phase of a batch under every meter. */
 async function phase<T>(m: Meters, ops: number, fn: () => Promise<T>): Promise<{ value: T; phase: Phase }> {
-  const venue0 = m.bv.meter.totalUs;
+  const venue0 = m.bench.meter.totalUs;
   const journal0 = m.journal.snapshot();
   const sign0 = m.sign.snapshot();
   const commits0 = m.commits();
@@ -313,7 +313,7 @@ async function phase<T>(m: Meters, ops: number, fn: () => Promise<T>): Promise<{
       cpuUs: c.user + c.system,
       sysUs: c.system,
       wallUs,
-      venueUs: m.bv.meter.totalUs - venue0,
+      venueUs: m.bench.meter.totalUs - venue0,
       journalCpuUs: journal.cpuUs - journal0.cpuUs,
       journalWallUs: journal.wallUs - journal0.wallUs,
       journalWrites: journal.calls - journal0.calls,

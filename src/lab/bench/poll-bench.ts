@@ -10,6 +10,7 @@
  * the local rest.
  */
 import { Poller } from '../../core/poller.js';
+import { simulatorTuning } from '../rig/paper-tuning.js';
 import { benchPaperDaemon } from './in-process.js';
 import { summarise, type Summary } from './measure.js';
 
@@ -55,27 +56,19 @@ const LOOPS: readonly { name: string; label: string }[] = [
   { name: 'quote', label: 'quote cycle (2 pairs)' },
 ];
 
-/** Confirmation pacing of `ledger-mm paper --latency instant`. */
-const INSTANT_CONFIRM = { initialMs: 100, factor: 2, maxMs: 1_000 } as const;
-
 /** Runs the benchmark; see the module doc. */
 export async function runPollBench(o: PollBenchOptions = {}): Promise<PollBenchResult> {
   const runs = o.runs ?? 500;
   const warmup = o.warmup ?? 50;
-  const { bv, daemon } = benchPaperDaemon({
+  const { rig, time, meter, daemon } = await benchPaperDaemon({
     latency: 'instant',
     seed: 1,
     keyByte: 7,
-    tuning: {
-      engine: {
-        execution: {
-          placement: { confirmBackoff: INSTANT_CONFIRM },
-          cancel: { confirmBackoff: INSTANT_CONFIRM },
-        },
-      },
-    },
+    // `ledger-mm paper --latency instant`'s confirmation pacing (the summary left at its minute).
+    tuning: { engine: simulatorTuning('instant') },
   });
-  const { venue, fake, meter } = bv;
+  const { venue } = rig;
+  const fake = time.fake;
   let cycleActions = 0;
   let counting = false;
   daemon.subscribe((e) => {
@@ -121,10 +114,7 @@ export async function runPollBench(o: PollBenchOptions = {}): Promise<PollBenchR
     counting = false;
     return { loops, restingOrders, cycleActions };
   } finally {
-    let closed = false;
-    const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
-    for (let i = 0; i < 400 && !closed; i++) await fake.tickAsync(500);
-    await closing;
-    await bv.dispose();
+    await rig.stopDaemon(daemon, { cancelOrders: false, graceMs: 5_000 });
+    await rig.close();
   }
 }

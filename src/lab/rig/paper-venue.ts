@@ -1,8 +1,9 @@
 /**
- * Paper trading's venue: the simulated venue on loopback over real HTTP, its market running, and
- * one account registered with a throwaway signing key written under the store's directory (the
- * account's party id then carries the key's fingerprint, as a party created from that key does
- * on the ledger, so the daemon's preflight passes).
+ * Paper trading's venue: the rig (`sim-rig.ts`) on the wall clock, the simulated venue on
+ * loopback over real HTTP, its market running, and one account (one per party) registered with a
+ * throwaway signing key written under the store's directory (the account's party id then carries
+ * the key's fingerprint, as a party created from that key does on the ledger, so the daemon's
+ * preflight passes).
  *
  * Its ground-truth logs are bounded ({@link PAPER_TRUTH_LIMIT}): a session may run for days.
  *
@@ -14,14 +15,15 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import { readStoreLock, storeLockHeld } from '../../orders/journal/index.js';
-import { generateKeyFile } from '../../signing/generate-key-file.js';
 import type { LatencyProfile } from '../../sim/latency.js';
 import { DEFAULT_ENGINE_SETTINGS } from '../../sim/engine/engine-core.js';
 import { DEFAULT_SWEEP_MS, type RetentionOptions } from '../../sim/truth/history-retention.js';
 import { DEFAULT_SIM_CONFIG_PATH, loadSimConfig } from '../../sim/sim-config.js';
-import { SimVenue } from '../../sim/sim-venue.js';
+import type { SimVenue } from '../../sim/sim-venue.js';
 import { partyStorePath } from '../../daemon/startup/party-store.js';
-import { daemonApiKey, withDaemonParties } from './daemon-account.js';
+import { keyFiles } from './rig-keys.js';
+import { LIVE_TIME } from './rig-time.js';
+import { SimRig, type HistoryBounds } from './sim-rig.js';
 
 /** Options of {@link startPaperVenue}. */
 export interface PaperVenueOptions {
@@ -90,8 +92,13 @@ export const PAPER_WARMUP_MS =
   PAPER_HISTORY.endedOrdersMs +
   (PAPER_HISTORY.sweepMs ?? DEFAULT_SWEEP_MS);
 
+/** Paper trading's bounds of the venue's ground truth and history (the in-process long run's too). */
+export const PAPER_BOUNDS: HistoryBounds = { truthLimit: PAPER_TRUTH_LIMIT, history: PAPER_HISTORY };
+
 /** A running paper venue. */
 export interface PaperVenue {
+  /** The rig it runs on (live time, HTTP). */
+  readonly rig: SimRig;
   readonly venue: SimVenue;
   readonly baseUrl: string;
   readonly submitUrl: string;
@@ -104,6 +111,11 @@ export interface PaperVenue {
   readonly keyFile: string;
   /** Every party when the session runs several (the first is the one above), else []. */
   readonly parties: readonly PaperParty[];
+  /**
+   * With several parties, the config layer naming their key files (`firm.parties`), to load after
+   * the user's; else null.
+   */
+  readonly firmLayer: string | null;
   close(): Promise<void>;
 }
 
@@ -132,60 +144,49 @@ export async function startPaperVenue(o: PaperVenueOptions): Promise<PaperVenue>
   const dir = dirname(o.storePath);
   mkdirSync(dir, { recursive: true });
   const n = o.parties ?? 1;
-  const names = Array.from({ length: n }, (_, i) => `p${i + 1}`);
   resetPaperStore(o.storePath);
   // The other parties' journals (store.path with the party's name before the extension).
-  for (const name of names.slice(1)) resetPaperStore(partyStorePath(o.storePath, { name }, 1));
-  const keyFiles = names.map((name, i) =>
-    join(dir, i === 0 ? 'paper-signing.key' : `paper-signing.${name}.key`),
-  );
-  const keys = keyFiles.map((f) => generateKeyFile(f, { force: true }));
-  const keyFile = keyFiles[0]!;
-  const { config, accounts } = withDaemonParties(
-    loadSimConfig(o.simConfig ?? DEFAULT_SIM_CONFIG_PATH),
-    keys.map((k) => k.raw),
-  );
-  const account = accounts[0]!;
-  const venue = new SimVenue({
-    config,
+  for (let i = 1; i < n; i++) resetPaperStore(partyStorePath(o.storePath, { name: `p${i + 1}` }, i));
+  const truthLimit = o.truthLimit === undefined ? PAPER_TRUTH_LIMIT : o.truthLimit;
+  const rig = await SimRig.start({
+    sim: loadSimConfig(o.simConfig ?? DEFAULT_SIM_CONFIG_PATH),
     latency: o.latency,
     ...(o.seed === undefined ? {} : { seed: o.seed }),
-    ...(o.clock === undefined ? {} : { clock: o.clock }),
+    time: o.clock === undefined ? LIVE_TIME : { ...LIVE_TIME, clock: o.clock },
+    keys: keyFiles(dir, n),
+    link: { kind: 'http', port: o.port ?? 0, submitPort: o.submitPort ?? 0 },
+    storePath: o.storePath,
+    ...(truthLimit === null ? {} : { bounds: { ...PAPER_BOUNDS, truthLimit } }),
   });
-  venue.engine.core.truth.bound(o.truthLimit === undefined ? PAPER_TRUTH_LIMIT : o.truthLimit);
-  if (o.truthLimit !== null) venue.engine.retainHistory(PAPER_HISTORY);
-  let apiKey;
-  let urls;
-  try {
-    apiKey = daemonApiKey(venue, account.slug);
-    urls = await venue.listen({ host: '127.0.0.1', port: o.port ?? 0, submitPort: o.submitPort ?? 0 });
-  } catch (err) {
-    await venue.close();
-    throw err;
-  }
-  venue.startMarket();
+  rig.startMarket();
   const parties =
     n === 1
       ? []
-      : accounts.map((a, i) => {
-          const apiKeyFile = join(dir, `paper-api.${names[i]!}.key`);
-          writeFileSync(apiKeyFile, `${daemonApiKey(venue, a.slug)}\n`, { mode: 0o600 });
-          return {
-            name: names[i]!,
-            slug: a.slug,
-            partyId: venue.engine.account(a.slug).partyId,
-            keyFile: keyFiles[i]!,
-            apiKeyFile,
-          };
+      : rig.parties.map((p) => {
+          const apiKeyFile = join(dir, `paper-api.${p.name}.key`);
+          writeFileSync(apiKeyFile, `${p.apiKey}\n`, { mode: 0o600 });
+          return { name: p.name, slug: p.slug, partyId: p.partyId, keyFile: p.key.keyFile!, apiKeyFile };
         });
   return {
-    venue,
-    ...urls,
-    apiKey,
-    slug: account.slug,
-    partyId: venue.engine.account(account.slug).partyId,
-    keyFile,
+    rig,
+    venue: rig.venue,
+    baseUrl: rig.urls.baseUrl,
+    submitUrl: rig.urls.submitUrl,
+    adminUrl: rig.urls.adminUrl!,
+    apiKey: rig.primary.apiKey,
+    slug: rig.primary.slug,
+    partyId: rig.primary.partyId,
+    keyFile: rig.primary.key.keyFile!,
     parties,
-    close: () => venue.close(),
+    firmLayer: parties.length === 0 ? null : writeFirmLayer(dir, parties),
+    close: () => rig.close(),
   };
+}
+
+/** Writes the `firm.parties` config layer of a session of several parties; returns its path. */
+function writeFirmLayer(dir: string, parties: readonly PaperParty[]): string {
+  const file = join(dir, 'paper-firm.json');
+  const listed = parties.map((p) => ({ name: p.name, apiKeyFile: p.apiKeyFile, signingKeyFile: p.keyFile }));
+  writeFileSync(file, `${JSON.stringify({ firm: { parties: listed } }, null, 2)}\n`, { mode: 0o600 });
+  return file;
 }

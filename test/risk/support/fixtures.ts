@@ -9,7 +9,10 @@ import type {
   OwnOrderView,
   PairMarket,
 } from '../../../src/market/market-snapshot.js';
+import { defaultsOf } from '../../../src/config/define.js';
+import { riskSchema, type RiskConfig } from '../../../src/config/sections/risk.js';
 import { evaluate, initialRiskState } from '../../../src/risk/risk-gate.js';
+import { riskParamsFromConfig } from '../../../src/risk/risk-params.js';
 import type { RiskInput, RiskParams, RiskState, RiskVerdict } from '../../../src/risk/risk-types.js';
 import type { Action } from '../../../src/strategy/quote-types.js';
 import { slotId } from '../../../src/strategy/quote-types.js';
@@ -17,9 +20,13 @@ import type { Side } from '../../../src/core/order-terms.js';
 export const T0 = Date.UTC(2024, 0, 15, 12, 0, 0);
 export const d = (s: string | number): Dec => new Dec(s);
 
+/** The `risk` table's defaults, resolved: every key the tests below do not set keeps its default. */
+const TABLE_DEFAULTS: RiskParams = riskParamsFromConfig(defaultsOf(riskSchema) as RiskConfig);
+
 /** Limits with round numbers; BTC/USDC trades around 100 in these tests. */
 export function params(over: Partial<RiskParams> = {}): RiskParams {
   return {
+    ...TABLE_DEFAULTS,
     maxOrderNotional: d('1000'),
     maxInventoryNotional: d('10000'),
     pairLimits: {},

@@ -14,6 +14,7 @@ import { MarketConfigSchema } from '../../../sim/market/market-config.js';
 import { DEFAULT_SIM_CONFIG_PATH, SimConfigSchema, type SimConfig } from '../../../sim/sim-config.js';
 import { applyRegime } from '../../regimes/suite.js';
 import { PAPER_CONFIG_FILE } from '../../rig/paper-tuning.js';
+import { RIG_OWNED_ENV } from '../../rig/sim-rig.js';
 
 /** The fixed start of simulated time: a UTC day boundary (the daily loss guard's reset). */
 export const SIM_T0 = Date.parse('2025-01-06T00:00:00.000Z');
@@ -51,15 +52,8 @@ export interface Scenario extends ScenarioInput {
   readonly sim: SimConfig;
 }
 
-/** Variables the simulation sets itself (or must not inherit). */
-const OWN_ENV = [
-  'LEDGER_MM_BASE_URL',
-  'LEDGER_MM_SUBMIT_URL',
-  'LEDGER_MM_API_KEY',
-  'LEDGER_MM_API_KEY_FILE',
-  'LEDGER_MM_SIGNING_KEY_FILE',
-  'LEDGER_MM_STORE_PATH',
-];
+/** Variables the simulation sets itself (the rig's, and the store: a run's journal is its own). */
+const OWN_ENV = [...RIG_OWNED_ENV, 'LEDGER_MM_STORE_PATH'];
 
 /** A scenario that cannot run; the message says why. */
 export class ScenarioError extends Error {

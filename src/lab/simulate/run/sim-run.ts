@@ -1,32 +1,25 @@
 /**
  * One simulated run: the simulated venue and the UNCHANGED daemon in one process on a
  * @sinonjs/fake-timers clock (the approach of the daemon's end-to-end tests), the market model
- * running, for `durationMs` of simulated time. The daemon talks to the venue through the
- * in-process transport; its journal lives in a throwaway directory (in memory-backed /dev/shm
- * when there is one). Everything random is seeded: the venue from the seed, the signing key
- * and the daemon's jitter from streams derived from it, so the same inputs give the same run.
+ * running, for `durationMs` of simulated time. The rig (`lab/rig/sim-rig.ts`) assembles it: the
+ * daemon talks to the venue through the in-process transport; its journal lives in a throwaway
+ * directory (in memory-backed /dev/shm when there is one). Everything random is seeded: the
+ * venue from the seed, the signing keys and the daemon's jitter from streams derived from it, so
+ * the same inputs give the same run.
  */
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import FakeTimers from '@sinonjs/fake-timers';
-import { fakeClock } from '../../../core/clock.js';
 import type { MmConfig } from '../../../config/schema.js';
 import { Daemon } from '../../../daemon/daemon.js';
 import type { DaemonTuning, ReconcileFn } from '../../../daemon/daemon-types.js';
 import { createLogger } from '../../../logging/logger.js';
-import { signerFromSeed } from '../../../signing/ed25519-signer.js';
-import { IN_PROCESS_BASE_URL, IN_PROCESS_SUBMIT_URL } from '../../../sim/in-process-transport.js';
 import type { LatencyProfile } from '../../../sim/latency.js';
 import { Rng } from '../../../sim/rng.js';
 import type { SimConfig } from '../../../sim/sim-config.js';
-import { SimVenue } from '../../../sim/sim-venue.js';
 import { captureTruth, PARTY_CALLS, type LogTally, type SimCapture } from './capture.js';
 import { GuardEpisodes } from '../figures/guard-episodes.js';
 import { SIM_T0 } from './scenario.js';
-import { daemonApiKey, withDaemonParties } from '../../rig/daemon-account.js';
-import { partyStorePath } from '../../../daemon/startup/party-store.js';
+import { seededKeys } from '../../rig/rig-keys.js';
+import { FakeTime } from '../../rig/rig-time.js';
+import { SimRig } from '../../rig/sim-rig.js';
 import { HEDGE_SIM_DEFAULTS, SimHedgeVenues, type HedgeSimSettings } from '../../hedge/sim-hedge-venues.js';
 
 /** Options of {@link runSimulation}. */
@@ -80,101 +73,51 @@ function tallyDestination(tally: LogTally): { write(line: string): void } {
   };
 }
 
-function scratchDir(): string {
-  const shm = '/dev/shm';
-  const base = fs.existsSync(shm) && fs.statSync(shm).isDirectory() ? shm : os.tmpdir();
-  return fs.mkdtempSync(path.join(base, 'ledger-mm-simulate-'));
-}
-
-/** A 32-byte seed derived from the run's seed and a label. */
-function derivedSeed(seed: number | string, label: string): Uint8Array {
-  return createHash('sha256')
-    .update(`ledger-mm simulate\0${String(seed)}\0${label}`)
-    .digest();
-}
-
 /** Runs one simulation and returns what the venue's ground truth recorded; see the module doc. */
 export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
-  const fake = FakeTimers.createClock(SIM_T0, 10_000_000);
-  const clock = fakeClock(fake);
   const n = o.parties ?? 1;
   if (!Number.isInteger(n) || n < 1 || n > 16)
     throw new RangeError('parties must be an integer from 1 to 16');
-  // Party 1's key is the one-party run's, so one party is the run it always was.
-  const signers = Array.from({ length: n }, (_, i) =>
-    signerFromSeed(derivedSeed(o.seed, i === 0 ? 'signing-key' : `signing-key/${i + 1}`), 'raw'),
-  );
-  const signer = signers[0]!;
-  const { config: sim, accounts } = withDaemonParties(
-    o.sim,
-    signers.map((s) => s.publicKey),
-  );
-  const account = accounts[0]!;
-  const venue = new SimVenue({
-    config: sim,
-    clock,
+  const time = new FakeTime(SIM_T0);
+  const rig = await SimRig.start({
+    sim: o.sim,
     latency: o.latency,
     seed: o.seed,
+    time,
+    keys: seededKeys(o.seed, n),
+    // The venue's own reads are taken as it wrote them (no second validation of book, trades
+    // and orders); the tests run the client's full decoding on the same answers.
+    link: { kind: 'in-process', answers: 'typed' },
+    ...(o.storePath === undefined ? {} : { storePath: o.storePath }),
   });
-  const dir = scratchDir();
+  const { venue } = rig;
   const tally: LogTally = { warn: 0, error: 0, messages: [] };
   let daemon: Daemon | null = null;
   try {
-    const apiKey = daemonApiKey(venue, account.slug);
-    const partyIds = accounts.map((a) => venue.engine.account(a.slug).partyId);
-    // The parties' journals: beside the kept one (named as the daemon names them), else scratch.
-    const storeOf = (i: number): string =>
-      partyStorePath(o.storePath ?? path.join(dir, 'journal.sqlite'), { name: `p${i + 1}` }, i);
-    const parties =
-      n === 1
-        ? undefined
-        : accounts.map((a, i) => {
-            // A config's firm.parties lends the i-th simulated party its pairs and sides (the
-            // fixed assignments of firm.allocation "fixed"); keys and journals are the run's own.
-            const listed = o.config.firm.parties[i];
-            return {
-              name: `p${i + 1}`,
-              signer: signers[i]!,
-              apiKey: daemonApiKey(venue, a.slug),
-              storePath: storeOf(i),
-              ...(listed?.pairs === undefined ? {} : { pairs: listed.pairs }),
-              ...(listed?.sides === undefined ? {} : { sides: listed.sides }),
-            };
-          });
-    const config: MmConfig = {
-      ...o.config,
-      venue: { ...o.config.venue, apiKey, baseUrl: IN_PROCESS_BASE_URL, submitUrl: IN_PROCESS_SUBMIT_URL },
-      store: { ...o.config.store, path: storeOf(0) },
-    };
     const jitter = new Rng(o.seed).fork('daemon/jitter');
     // The ids' entropy is seeded too: they appear in the report's warnings.
     const idNoise = new Rng(o.seed).fork('daemon/client-order-id');
     const entropy = (): string => idNoise.int(0, 0xffffffff).toString(16).padStart(8, '0');
     const hedgeVenues = new SimHedgeVenues({
-      clock,
+      clock: rig.clock,
       seed: o.seed,
       truePrice: (pair) => venue.engine.core.truth.lastReference(pair),
       settings: o.hedgeSim ?? HEDGE_SIM_DEFAULTS,
     });
-    const built = new Daemon({
-      config,
-      clock,
-      signer,
-      logger: createLogger({ level: 'warn', destination: tallyDestination(tally), name: 'ledger-mm' }),
-      // The venue's own reads are taken as it wrote them (no second validation of book, trades
-      // and orders); the tests run the client's full decoding on the same answers.
-      transport: venue.createTransport({ answers: 'typed' }),
-      random: () => jitter.next(),
-      reload: { load: { configFiles: [], env: {}, cwd: dir }, watch: false },
-      tuning: { ...o.tuning, engine: { ...o.tuning?.engine, clientOrderIdEntropy: entropy } },
-      ...(o.reconciler === undefined ? {} : { reconciler: o.reconciler }),
-      ...(parties === undefined ? {} : { parties }),
-      hedgeVenue: hedgeVenues.factory,
-    });
+    const built = new Daemon(
+      rig.daemonOptions({
+        config: o.config,
+        logger: createLogger({ level: 'warn', destination: tallyDestination(tally), name: 'ledger-mm' }),
+        random: () => jitter.next(),
+        tuning: { ...o.tuning, engine: { ...o.tuning?.engine, clientOrderIdEntropy: entropy } },
+        ...(o.reconciler === undefined ? {} : { reconciler: o.reconciler }),
+        hedgeVenue: hedgeVenues.factory,
+      }),
+    );
     daemon = built;
     o.onDaemon?.(built);
-    venue.startMarket();
-    const start = fake.now;
+    rig.startMarket();
+    const start = time.now;
     const end = start + o.durationMs;
     let cycles = 0;
     const slots = new Map<string, string>();
@@ -199,21 +142,20 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       tally.messages.push(`error: the daemon did not start: ${String(err)}`);
       return false;
     });
-    const step = o.stepMs ?? 60_000;
     // The figures read the party's placement calls and no events: the rest is dropped as the run
     // goes (the polls of a day are most of a run's memory otherwise).
+    const partyIds = rig.parties.map((p) => p.partyId);
     const mine = new Set(partyIds);
     const keepCall = (c: { partyId: string | null; endpoint: string }): boolean =>
       c.partyId !== null && mine.has(c.partyId) && PARTY_CALLS.has(c.endpoint as never);
-    while (fake.now < end) {
-      await fake.tickAsync(Math.min(step, end - fake.now));
+    await time.advanceTo(end, o.stepMs ?? 60_000, () => {
       venue.engine.core.truth.compact({ events: false, keepCall });
-      o.onProgress?.(fake.now - start, o.durationMs);
-    }
+      o.onProgress?.(time.now - start, o.durationMs);
+    });
     const truth = captureTruth({
       venue,
       partyIds,
-      pairs: config.pairs,
+      pairs: o.config.pairs,
       start,
       end,
       slots,
@@ -226,21 +168,19 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       latencyRanges: venue.latency.ranges,
     });
     const capture: SimCapture = { ...truth, hedgeTrades: hedgeVenues.trades() };
-    await closeDaemon(fake, built);
+    await closeDaemon(rig, built);
     await started;
     return capture;
   } finally {
-    if (daemon !== null && daemon.phase !== 'closed') await closeDaemon(fake, daemon);
-    await venue.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (daemon !== null && daemon.phase !== 'closed') await closeDaemon(rig, daemon);
+    await rig.close();
   }
 }
 
-/** Stops the daemon without cancelling (the figures are taken already), ticking fake time. */
-async function closeDaemon(fake: FakeTimers.Clock, daemon: Daemon): Promise<void> {
-  let closed = false;
-  const closing = daemon.close({ cancelOrders: false, graceMs: 5_000 }).finally(() => (closed = true));
-  // A stop already under way keeps its own bound (up to shutdown.graceMs).
-  for (let i = 0; i < 2_000 && !closed; i++) await fake.tickAsync(500);
-  await closing;
+/**
+ * Stops the daemon without cancelling (the figures are taken already). A stop already under way
+ * keeps its own bound (up to shutdown.graceMs).
+ */
+async function closeDaemon(rig: SimRig, daemon: Daemon): Promise<void> {
+  await rig.stopDaemon(daemon, { cancelOrders: false, graceMs: 5_000 });
 }
