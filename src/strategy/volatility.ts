@@ -112,16 +112,27 @@ function rawReturns(series: readonly PricePoint[]): ReturnsView {
   return out;
 }
 
-/** The returns of `series` from those of the same history one sample shorter, when known. */
+/** How many samples back {@link extended} looks for a history it knows (polls between two cycles). */
+const EXTEND_BACK = 8;
+
+/**
+ * The returns of `series` from those of the same history a few samples shorter, when known: the
+ * newest history seen, one sample shorter when the quote cycle reads σ after every book poll,
+ * more when several polls came between two reads.
+ */
 function extended(series: readonly PricePoint[]): ReturnsView | null {
   const n = series.length;
   if (n < 3) return null;
-  const before = byLast.get(series[n - 2]!);
-  const last = series[n - 1]!;
-  const prev = series[n - 2]!;
-  const x = floatOf(last.price);
-  const px = floatOf(prev.price);
-  if (before === undefined || !(x > 0) || !(px > 0) || last.at <= prev.at) return null;
+  // The newest sample j with a known history ending at it; the samples after it are appended.
+  let j = n - 2;
+  let before = byLast.get(series[j]!);
+  while (before === undefined && j > 1 && j > n - 1 - EXTEND_BACK) before = byLast.get(series[--j]!);
+  if (before === undefined) return null;
+  // What computed() would take: positive samples, each later than the one before.
+  for (let i = j; i < n; i++) {
+    const p = series[i]!;
+    if (!(floatOf(p.price) > 0) || (i > j && p.at <= series[i - 1]!.at)) return null;
+  }
   const first = series[0]!.at;
   // The returns run oldest first and their `fromAt` increase, so those still in the series are a
   // suffix of the previous ones.
@@ -135,7 +146,12 @@ function extended(series: readonly PricePoint[]): ReturnsView | null {
     buf = buf.slice(start, end);
     start = 0;
   }
-  buf.push({ r: Math.log(x / px), fromAt: prev.at, at: last.at });
+  for (let i = j + 1; i < n; i++) {
+    const prev = series[i - 1]!;
+    const last = series[i]!;
+    buf.push({ r: Math.log(floatOf(last.price) / floatOf(prev.price)), fromAt: prev.at, at: last.at });
+  }
+  if (j !== n - 2) byLast.delete(series[j]!);
   return { buf, start, end: buf.length };
 }
 

@@ -183,6 +183,21 @@ describe('the σ of a polled history shares one buffer of returns between its ve
     expect(compared).toBeGreaterThan(990);
   });
 
+  it('catches up over several polls between two reads (and over more than it looks back for)', () => {
+    let mids: readonly MidSample[] = [];
+    let reads = 0;
+    // Reads after 1, 2, ... 11 polls in turn (more than the 8 it looks back for).
+    for (let i = 0, next = 0, gap = 1; i < 1_000; i++) {
+      mids = appendMid(mids, sample(i), limits);
+      if (i !== next) continue;
+      expect(estimateSigma(market({ mids }), at(i), params)).toEqual(fresh(mids, at(i)));
+      reads += 1;
+      next = i + gap;
+      gap = (gap % 11) + 1;
+    }
+    expect(reads).toBeGreaterThan(150);
+  });
+
   it('keeps two histories extended from the same one apart, and an older one still answers as before', () => {
     let mids: readonly MidSample[] = [];
     for (let i = 0; i < 400; i++) {
