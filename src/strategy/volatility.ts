@@ -185,30 +185,6 @@ export function logReturns(series: readonly PricePoint[], now: number, windowMs:
   return out;
 }
 
-/** The most whole-ms ages a table of weights holds (8 MiB of doubles). */
-const WEIGHT_AGES_MAX = 1 << 20;
-
-/**
- * The EWMA weights `2^(−max(0, age / 1000) / halfLifeSec)` already computed, by whole-ms age, per
- * half-life and window: a pass weighs every return of the window again at its new age, one
- * `Math.pow` each, and the ages of a run (whole ms on the fake and the real clock alike) repeat
- * from pass to pass. 0 marks an age not computed yet (a weight that underflows to 0 is computed
- * each time). A memo of a pure function: the same double for the same age. At most a few tables
- * are kept; with more half-lives or windows than that, the others compute every weight.
- */
-const weightTables = new Map<string, Float64Array>();
-const WEIGHT_TABLES_MAX = 4;
-
-function weightTable(halfLifeSec: number, windowMs: number): Float64Array | undefined {
-  const key = `${halfLifeSec}/${windowMs}`;
-  let table = weightTables.get(key);
-  if (table === undefined && weightTables.size < WEIGHT_TABLES_MAX) {
-    table = new Float64Array(Math.max(0, Math.min(WEIGHT_AGES_MAX, Math.floor(windowMs) + 1)));
-    weightTables.set(key, table);
-  }
-  return table;
-}
-
 /**
  * {@link ewmaSigma} of {@link logReturns} in one pass, without building the returns: the same
  * sums in the same order. Null when no return is in the window or the weighted time is zero.
@@ -233,17 +209,10 @@ function windowedSigma(
     if (raw[mid]!.fromAt < from) lo = mid + 1;
     else hi = mid;
   }
-  const table = weightTable(halfLifeSec, windowMs);
   for (let i = lo; i < end; i++) {
     const x = raw[i]!;
     if (x.at > now) break;
-    const age = now - x.at;
-    const known = table !== undefined && age >= 0 && age < table.length && Number.isInteger(age);
-    let w = known ? table[age]! : 0;
-    if (w === 0) {
-      w = Math.pow(2, -Math.max(0, age / 1000) / halfLifeSec);
-      if (known) table[age] = w;
-    }
+    const w = Math.pow(2, -Math.max(0, (now - x.at) / 1000) / halfLifeSec);
     num += w * x.r * x.r;
     den += w * ((x.at - x.fromAt) / 1000);
     n += 1;

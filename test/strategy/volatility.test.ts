@@ -215,28 +215,3 @@ describe('the σ of a polled history shares one buffer of returns between its ve
     expect(estimateSigma(market({ mids }), at(399), params)).toEqual(fresh(mids, at(399)));
   });
 });
-
-describe('the EWMA weights remembered by age', () => {
-  it.each([45_000, 20_000])(
-    'give the weights Math.pow gives, pass after pass, with ages seen before and new ones (half-life %i ms)',
-    (halfLifeMs) => {
-      const params = pairParams({ volatility: { minSamples: 2, halfLifeMs, windowMs: 200_000 } }).volatility;
-      // Samples 1.3-2.9 s apart; passes at times that put old and new ages on the returns.
-      let t = NOW - 400_000;
-      const series = Array.from({ length: 200 }, (_, i) => {
-        t += 1_300 + ((i * 7) % 17) * 100;
-        return { at: t, price: d(100 + Math.sin(i / 5)) };
-      });
-      const last = series[series.length - 1]!.at;
-      for (const offset of [0, 1, 250, 1_000, 0, 1, 999, 250, 60_000, 1]) {
-        const now = last + offset;
-        const returns = logReturns(series, now, 200_000);
-        expect(estimateSigma(market({ mids: series }), now, params)).toEqual({
-          sigma: ewmaSigma(returns, halfLifeMs / 1000),
-          source: 'mids',
-          returns: returns.length,
-        });
-      }
-    },
-  );
-});
