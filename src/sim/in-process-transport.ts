@@ -46,12 +46,19 @@ export const IN_PROCESS_SUBMIT_URL = 'http://127.0.0.1:8711/submit';
  */
 export class InProcessTransport implements Transport {
   private closed = false;
-  private readonly base: URL;
-  private readonly submit: URL;
+  /** The parts routing reads on every request, taken once. */
+  private readonly baseOrigin: string;
+  private readonly basePath: string;
+  private readonly submitOrigin: string;
+  private readonly submitPath: string;
 
   constructor(private readonly options: InProcessTransportOptions) {
-    this.base = new URL(options.baseUrl);
-    this.submit = new URL(options.submitUrl);
+    const base = new URL(options.baseUrl);
+    const submit = new URL(options.submitUrl);
+    this.baseOrigin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.submitOrigin = submit.origin;
+    this.submitPath = submit.pathname;
   }
 
   get baseUrl(): string {
@@ -109,19 +116,18 @@ export class InProcessTransport implements Transport {
   }
 
   private route(url: URL): { host: SimHost; path: string } | null {
-    if (
-      url.origin === this.submit.origin &&
-      (url.origin !== this.base.origin || url.pathname === this.submit.pathname)
-    ) {
-      return { host: 'submit', path: url.pathname === this.submit.pathname ? '/submit' : url.pathname };
+    // A URL's origin and pathname are computed on each read: read once.
+    const origin = url.origin;
+    const pathname = url.pathname;
+    const submitPath = this.submitPath;
+    if (origin === this.submitOrigin && (origin !== this.baseOrigin || pathname === submitPath)) {
+      return { host: 'submit', path: pathname === submitPath ? '/submit' : pathname };
     }
-    if (url.origin !== this.base.origin) return null;
-    if (url.pathname === '/admin' || url.pathname.startsWith('/admin/'))
-      return { host: 'admin', path: url.pathname };
-    const basePath = this.base.pathname.replace(/\/+$/, '');
-    if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
-      return { host: 'api', path: url.pathname };
-    return { host: 'api', path: `/v1${url.pathname.slice(basePath.length)}` };
+    if (origin !== this.baseOrigin) return null;
+    if (pathname === '/admin' || pathname.startsWith('/admin/')) return { host: 'admin', path: pathname };
+    const basePath = this.basePath;
+    if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return { host: 'api', path: pathname };
+    return { host: 'api', path: `/v1${pathname.slice(basePath.length)}` };
   }
 }
 

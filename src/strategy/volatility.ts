@@ -59,11 +59,24 @@ interface RawReturn {
 }
 
 /**
+ * The raw returns of one history: `buf[start]` to `buf[end - 1]`, oldest first. Histories that
+ * extend one another share one buffer: a poll's new history appends its return to the buffer of
+ * the last one (when nothing was appended after it) and moves `start` past the returns that left
+ * the window, instead of copying the window of returns on every poll. Entries below `end` are
+ * never changed, so every view keeps reading what it was built on.
+ */
+interface ReturnsView {
+  readonly buf: RawReturn[];
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
  * The returns of each series seen, by the (immutable) array: a σ estimate walks the whole window of
  * mids on every cycle of every pair, and a mid history is replaced, not changed, when a poll adds
  * to it. A memo of a pure function, so the estimator stays pure.
  */
-const memo = new WeakMap<readonly PricePoint[], readonly RawReturn[]>();
+const memo = new WeakMap<readonly PricePoint[], ReturnsView>();
 
 /** Float values of the decimals seen (a poll's new mid array shares every older sample). */
 const floats = new WeakMap<Dec, number>();
@@ -82,47 +95,67 @@ function floatOf(price: Dec): number {
  * the last one with a sample appended (and the oldest dropped), so its returns are the last one's
  * plus one. Only the newest history's entry is kept (see {@link rawReturns}).
  */
-const byLast = new WeakMap<PricePoint, readonly RawReturn[]>();
+const byLast = new WeakMap<PricePoint, ReturnsView>();
 
 /** Consecutive returns of `series` (oldest first); a sample not later than the last, or not positive, is dropped. */
-function rawReturns(series: readonly PricePoint[]): readonly RawReturn[] {
+function rawReturns(series: readonly PricePoint[]): ReturnsView {
   const cached = memo.get(series);
   if (cached !== undefined) return cached;
   const out = extended(series) ?? computed(series);
   memo.set(series, out);
   const last = series.at(-1);
   if (last !== undefined) byLast.set(last, out);
-  // Invariant: the returns ending at the previous last sample are dropped once extended. Every
-  // sample of the window stays alive in the history, and each would otherwise keep a whole
-  // window of returns: quadratic in the window (4.7 MiB for paper mode's two 15-minute mid
-  // histories, up to 22 MiB at the 1 200-sample cap). An older history asked for again is
+  // Only the newest history can be extended cheaply; an older history asked for again is
   // recomputed.
   const prev = series.at(-2);
   if (prev !== undefined) byLast.delete(prev);
   return out;
 }
 
-/** The returns of `series` from those of the same history one sample shorter, when known. */
-function extended(series: readonly PricePoint[]): RawReturn[] | null {
+/** How many samples back {@link extended} looks for a history it knows (polls between two cycles). */
+const EXTEND_BACK = 8;
+
+/**
+ * The returns of `series` from those of the same history a few samples shorter, when known: the
+ * newest history seen, one sample shorter when the quote cycle reads σ after every book poll,
+ * more when several polls came between two reads.
+ */
+function extended(series: readonly PricePoint[]): ReturnsView | null {
   const n = series.length;
   if (n < 3) return null;
-  const before = byLast.get(series[n - 2]!);
-  const last = series[n - 1]!;
-  const prev = series[n - 2]!;
-  const x = floatOf(last.price);
-  const px = floatOf(prev.price);
-  if (before === undefined || !(x > 0) || !(px > 0) || last.at <= prev.at) return null;
+  // The newest sample j with a known history ending at it; the samples after it are appended.
+  let j = n - 2;
+  let before = byLast.get(series[j]!);
+  while (before === undefined && j > 1 && j > n - 1 - EXTEND_BACK) before = byLast.get(series[--j]!);
+  if (before === undefined) return null;
+  // What computed() would take: positive samples, each later than the one before.
+  for (let i = j; i < n; i++) {
+    const p = series[i]!;
+    if (!(floatOf(p.price) > 0) || (i > j && p.at <= series[i - 1]!.at)) return null;
+  }
   const first = series[0]!.at;
   // The returns run oldest first and their `fromAt` increase, so those still in the series are a
-  // suffix: one slice, not a filter's call per return on every poll.
-  let start = 0;
-  while (start < before.length && before[start]!.fromAt < first) start += 1;
-  const out = before.slice(start);
-  out.push({ r: Math.log(x / px), fromAt: prev.at, at: last.at });
-  return out;
+  // suffix of the previous ones.
+  const { end } = before;
+  let { buf, start } = before;
+  while (start < end && buf[start]!.fromAt < first) start += 1;
+  const kept = end - start;
+  // A buffer another history was extended on already is copied; so is one whose dropped head
+  // outgrows what is kept (the buffer stays within about twice the window).
+  if (end !== buf.length || start > Math.max(64, kept)) {
+    buf = buf.slice(start, end);
+    start = 0;
+  }
+  for (let i = j + 1; i < n; i++) {
+    const prev = series[i - 1]!;
+    const last = series[i]!;
+    buf.push({ r: Math.log(floatOf(last.price) / floatOf(prev.price)), fromAt: prev.at, at: last.at });
+  }
+  if (j !== n - 2) byLast.delete(series[j]!);
+  return { buf, start, end: buf.length };
 }
 
-function computed(series: readonly PricePoint[]): RawReturn[] {
+function computed(series: readonly PricePoint[]): ReturnsView {
   const out: RawReturn[] = [];
   let prev: { at: number; x: number } | null = null;
   for (const p of series) {
@@ -133,7 +166,7 @@ function computed(series: readonly PricePoint[]): RawReturn[] {
     if (prev !== null) out.push({ r: Math.log(x / prev.x), fromAt: prev.at, at: p.at });
     prev = { at: p.at, x };
   }
-  return out;
+  return { buf: out, start: 0, end: out.length };
 }
 
 /**
@@ -143,7 +176,9 @@ function computed(series: readonly PricePoint[]): RawReturn[] {
  */
 export function logReturns(series: readonly PricePoint[], now: number, windowMs: number): LogReturn[] {
   const out: LogReturn[] = [];
-  for (const x of rawReturns(series)) {
+  const { buf, start, end } = rawReturns(series);
+  for (let i = start; i < end; i++) {
+    const x = buf[i]!;
     if (x.fromAt < now - windowMs || x.at > now) continue;
     out.push({ r: x.r, dtSec: (x.at - x.fromAt) / 1000, ageSec: (now - x.at) / 1000 });
   }
@@ -155,7 +190,7 @@ export function logReturns(series: readonly PricePoint[], now: number, windowMs:
  * sums in the same order. Null when no return is in the window or the weighted time is zero.
  */
 function windowedSigma(
-  raw: readonly RawReturn[],
+  { buf: raw, start, end }: ReturnsView,
   now: number,
   windowMs: number,
   halfLifeSec: number,
@@ -167,14 +202,14 @@ function windowedSigma(
   // from the first with `fromAt` in the window (found by bisection) to the last with `at` ≤ now.
   // The same terms, summed in the same order.
   const from = now - windowMs;
-  let lo = 0;
-  let hi = raw.length;
+  let lo = start;
+  let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (raw[mid]!.fromAt < from) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < raw.length; i++) {
+  for (let i = lo; i < end; i++) {
     const x = raw[i]!;
     if (x.at > now) break;
     const w = Math.pow(2, -Math.max(0, (now - x.at) / 1000) / halfLifeSec);

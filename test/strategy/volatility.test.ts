@@ -159,3 +159,59 @@ describe('the σ memo over a polled mid history', () => {
     expect(last?.sigma).toBeCloseTo(fresh!.sigma, 15);
   });
 });
+
+describe('the σ of a polled history shares one buffer of returns between its versions', () => {
+  const params = pairParams({
+    volatility: { minSamples: 2, windowMs: 150_000, halfLifeMs: 30_000 },
+  }).volatility;
+  const limits = { keepMs: 200_000, maxSamples: 1_200 };
+  const at = (i: number): number => NOW - 3_000_000 + i * 1_000;
+  const sample = (i: number): MidSample => ({ at: at(i), price: d(100 + Math.sin(i / 7)) });
+  // New sample objects: nothing of the memo applies, the returns are computed afresh.
+  const fresh = (mids: readonly MidSample[], now: number) =>
+    estimateSigma(market({ mids: mids.map((m) => ({ ...m })) }), now, params);
+
+  it('gives every version of the history the σ of a fresh computation, through the window dropping its oldest returns', () => {
+    let mids: readonly MidSample[] = [];
+    let compared = 0;
+    for (let i = 0; i < 1_000; i++) {
+      mids = appendMid(mids, sample(i), limits);
+      const got = estimateSigma(market({ mids }), at(i), params);
+      expect(got).toEqual(fresh(mids, at(i)));
+      if (got !== null) compared += 1;
+    }
+    expect(compared).toBeGreaterThan(990);
+  });
+
+  it('catches up over several polls between two reads (and over more than it looks back for)', () => {
+    let mids: readonly MidSample[] = [];
+    let reads = 0;
+    // Reads after 1, 2, ... 11 polls in turn (more than the 8 it looks back for).
+    for (let i = 0, next = 0, gap = 1; i < 1_000; i++) {
+      mids = appendMid(mids, sample(i), limits);
+      if (i !== next) continue;
+      expect(estimateSigma(market({ mids }), at(i), params)).toEqual(fresh(mids, at(i)));
+      reads += 1;
+      next = i + gap;
+      gap = (gap % 11) + 1;
+    }
+    expect(reads).toBeGreaterThan(150);
+  });
+
+  it('keeps two histories extended from the same one apart, and an older one still answers as before', () => {
+    let mids: readonly MidSample[] = [];
+    for (let i = 0; i < 400; i++) {
+      mids = appendMid(mids, sample(i), limits);
+      estimateSigma(market({ mids }), at(i), params);
+    }
+    const a = appendMid(mids, sample(400), limits);
+    const b = appendMid(mids, { at: at(400), price: d(250) }, limits);
+    const sa = estimateSigma(market({ mids: a }), at(400), params);
+    const sb = estimateSigma(market({ mids: b }), at(400), params);
+    expect(sa).toEqual(fresh(a, at(400)));
+    expect(sb).toEqual(fresh(b, at(400)));
+    expect(sb!.sigma).toBeGreaterThan(sa!.sigma);
+    // The history both came from, read again after both were extended from it.
+    expect(estimateSigma(market({ mids }), at(399), params)).toEqual(fresh(mids, at(399)));
+  });
+});

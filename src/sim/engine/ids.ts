@@ -6,6 +6,15 @@
  */
 import type { Rng } from '../rng.js';
 
+/** Each byte's two lowercase hex digits (ids are built per request: no Buffer round trip). */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function hexOf(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += HEX_BYTE[bytes[i]!]!;
+  return out;
+}
+
 /** See the module doc. */
 export class IdSource {
   private tradeSeq = 0;
@@ -22,7 +31,9 @@ export class IdSource {
 
   /** `n` seeded bytes as lowercase hex. */
   hex(n: number): string {
-    return Buffer.from(this.bytes(n)).toString('hex');
+    let out = '';
+    for (let i = 0; i < n; i++) out += HEX_BYTE[this.rng.int(0, 255)]!;
+    return out;
   }
 
   /** A version-4-shaped UUID. */
@@ -30,7 +41,7 @@ export class IdSource {
     const b = this.bytes(16);
     b[6] = (b[6]! & 0x0f) | 0x40;
     b[8] = (b[8]! & 0x3f) | 0x80;
-    const h = Buffer.from(b).toString('hex');
+    const h = hexOf(b);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 

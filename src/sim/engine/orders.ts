@@ -73,9 +73,22 @@ export function remaining(o: OrderRecord): Dec {
   return o.quantity.minus(o.filled);
 }
 
+/**
+ * Times written lately. Every GET /orders writes each listed order's creation and update times,
+ * and the same open orders are listed poll after poll.
+ */
+const written = new Map<number, string>();
+const WRITTEN_MAX = 4096;
+
 /** ISO 8601 of a clock time. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  let text = written.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString();
+    if (written.size >= WRITTEN_MAX) written.clear();
+    written.set(ms, text);
+  }
+  return text;
 }
 
 /** Records a change of status and/or contract in the order's history. */

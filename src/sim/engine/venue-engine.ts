@@ -162,9 +162,11 @@ export class VenueEngine implements MarketPort {
           left = left.minus(fill.qty);
           traded = true;
         }
-        if (left.gt(0)) {
-          const seq = keep.get(price.toFixed()) ?? this.core.nextBookSeq();
-          keep.delete(price.toFixed());
+        // `left` is still `qty` unless a fill took from it (the usual case: nothing crosses).
+        if (left === qty || left.gt(0)) {
+          const key = price.toFixed();
+          const seq = keep.get(key) ?? this.core.nextBookSeq();
+          keep.delete(key);
           book.insert({ side, price, seq, order: null, qty: left });
         }
       }

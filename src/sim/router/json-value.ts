@@ -24,14 +24,19 @@ export function jsonValue(x: unknown): unknown {
       if (x === null) return null;
       const withJson = x as { toJSON?: unknown };
       if (typeof withJson.toJSON === 'function') return jsonValue((withJson.toJSON as () => unknown)());
+      // Strings, most of every answer (decimals on the wire), are taken without a call.
       if (Array.isArray(x)) {
         const out = new Array<unknown>(x.length);
-        for (let i = 0; i < x.length; i++) out[i] = jsonValue(x[i]) ?? null;
+        for (let i = 0; i < x.length; i++) {
+          const item: unknown = x[i];
+          out[i] = typeof item === 'string' ? item : (jsonValue(item) ?? null);
+        }
         return out;
       }
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(x)) {
-        const v = jsonValue((x as Record<string, unknown>)[key]);
+        const field = (x as Record<string, unknown>)[key];
+        const v = typeof field === 'string' ? field : jsonValue(field);
         if (v !== undefined) out[key] = v;
       }
       return out;

@@ -243,12 +243,11 @@ export class Router {
     method: string,
     path: string,
   ): { route?: Route; params: Record<string, string>; error?: SimError } {
-    let segments: string[];
+    const segments: string[] = [];
     try {
-      segments = path
-        .split('/')
-        .filter((s) => s !== '')
-        .map(decodeURIComponent);
+      // Only a segment with an escape needs decoding (decodeURIComponent leaves the rest as is).
+      for (const s of path.split('/'))
+        if (s !== '') segments.push(s.includes('%') ? decodeURIComponent(s) : s);
     } catch {
       return { params: {}, error: new SimError(400, 'VALIDATION_ERROR', 'Malformed path') };
     }
@@ -280,20 +279,29 @@ function fail(err: SimError, requestId: string, delayMs: number): Outcome {
   };
 }
 
-/** Each route pattern's segments, split once (every request tries the routes in turn). */
-const patternParts = new Map<string, readonly string[]>();
+/** A route pattern split once (every request tries the routes in turn). */
+interface PatternParts {
+  readonly parts: readonly string[];
+  /** The pattern has a `*rest` segment, so it may match more segments than it has. */
+  readonly wildcard: boolean;
+}
 
-function partsOf(pattern: string): readonly string[] {
+const patternParts = new Map<string, PatternParts>();
+
+function partsOf(pattern: string): PatternParts {
   let parts = patternParts.get(pattern);
   if (parts === undefined) {
-    parts = pattern.split('/').filter((s) => s !== '');
+    const split = pattern.split('/').filter((s) => s !== '');
+    parts = { parts: split, wildcard: split.some((p) => p.startsWith('*')) };
     patternParts.set(pattern, parts);
   }
   return parts;
 }
 
 function matchPattern(pattern: string, segments: string[]): Record<string, string> | null {
-  const parts = partsOf(pattern);
+  const { parts, wildcard } = partsOf(pattern);
+  // Without a wildcard only a pattern of as many segments can match: most routes fail here.
+  if (!wildcard && parts.length !== segments.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
