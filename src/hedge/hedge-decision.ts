@@ -5,7 +5,9 @@
  * The unhedged position is this venue's base holdings minus their target, plus the hedge venue's
  * position. A hedge order sells what is long and buys what is short:
  * - mode `every-fill`: hedge the whole unhedged position whenever it is at least `minOrderBase`;
- * - mode `threshold`: hedge only once it passes `thresholdBase`, and then back to zero.
+ * - mode `threshold`: hedge only once it reaches `thresholdBase`, and then back down to `keepBase`
+ *   on the side it was on (0: back to zero). With `keepBase` = `thresholdBase`, only the part
+ *   beyond a band is hedged, and the fills inside the band are left to net out on this venue.
  *
  * The order is an IOC limit at the hedge venue's touch moved by `maxSlippageBps` (a buy at
  * `ask × (1 + bps)`, a sell at `bid × (1 − bps)`), at most `maxOrderBase`, rounded down to
@@ -23,6 +25,8 @@ export interface HedgeRules {
   readonly mode: HedgeMode;
   /** `threshold` mode: the unhedged base at or beyond which a hedge is sent. */
   readonly thresholdBase: Dec;
+  /** `threshold` mode: the unhedged base a hedge leaves, on its side (≤ thresholdBase); absent: 0. */
+  readonly keepBase?: Dec;
   readonly minOrderBase: Dec;
   readonly maxOrderBase: Dec;
   /** The largest absolute position the hedge venue may hold. */
@@ -73,8 +77,11 @@ export function decideHedge(rules: HedgeRules, x: HedgeInputs): HedgeDecision {
   if (unhedgedBase.isZero()) return hold('none');
   if (x.inFlight) return hold('in-flight');
   const size = unhedgedBase.abs();
-  if (rules.mode === 'threshold' && size.lt(rules.thresholdBase)) return hold('below-threshold');
-  if (size.lt(rules.minOrderBase)) return hold('below-min-size');
+  const keep = rules.mode === 'threshold' ? (rules.keepBase ?? ZERO) : ZERO;
+  if (rules.mode === 'threshold' && (size.lt(rules.thresholdBase) || !size.gt(keep)))
+    return hold('below-threshold');
+  const wanted = size.minus(keep);
+  if (wanted.lt(rules.minOrderBase)) return hold('below-min-size');
   if (x.venueFailing) return hold('venue-failing');
   const side = unhedgedBase.gt(ZERO) ? 'SELL' : 'BUY';
   const touch = side === 'BUY' ? x.ask : x.bid;
@@ -84,7 +91,7 @@ export function decideHedge(rules: HedgeRules, x: HedgeInputs): HedgeDecision {
     side === 'SELL'
       ? rules.maxPositionBase.plus(x.hedgePositionBase)
       : rules.maxPositionBase.minus(x.hedgePositionBase);
-  let quantity = minOf(size, rules.maxOrderBase, room.gt(ZERO) ? room : ZERO);
+  let quantity = minOf(wanted, rules.maxOrderBase, room.gt(ZERO) ? room : ZERO);
   quantity = floorTo(quantity, rules.stepBase);
   if (!quantity.gt(ZERO)) return hold(room.gt(ZERO) ? 'below-min-size' : 'at-cap');
   if (quantity.lt(rules.minOrderBase)) return hold(room.lt(rules.minOrderBase) ? 'at-cap' : 'below-min-size');

@@ -9,6 +9,11 @@
  * `never-sent` (the position read next shows it did nothing), an order the venue has is settled
  * with its fills (the position read next includes them). Either way the next decision starts
  * from the venue's truth, so a hedge is never doubled.
+ *
+ * "Never received" needs time: a request the dead process left on the wire can still reach the
+ * venue. So an order the venue does not have stays pending until its receive window (past which
+ * the venue refuses it; ccxt's `recvWindow` is set to the timeout) and one more call's timeout
+ * have passed since it was sent.
  */
 import { raceAbort } from '../core/abort-race.js';
 import { type Clock, abortReason, timeoutSignal } from '../core/clock.js';
@@ -29,6 +34,8 @@ export interface HedgeExecutorOptions {
   readonly newId: () => string;
   /** Journal and report, never send. */
   readonly dryRun: boolean;
+  /** The venue refuses an order older than this, ms (its `recvWindow`); default `timeoutMs`. */
+  readonly receiveWindowMs?: number;
 }
 
 /** The outcome of one {@link HedgeExecutor.send}. */
@@ -66,6 +73,8 @@ export class HedgeExecutor {
       );
       const now = this.o.clock.now();
       if (state === null) {
+        // Not received yet: it may still be on the wire until the venue can no longer take it.
+        if (now < row.createdAt + (this.o.receiveWindowMs ?? this.o.timeoutMs) + this.o.timeoutMs) continue;
         // Not received. Make sure nothing of ours is working on the book before calling it so.
         const open = await this.bounded((s) => this.o.venue.openOrders(row.symbol, s), signal);
         if (open.some((o) => o.clientOrderId === row.clientOrderId)) continue;
@@ -86,8 +95,9 @@ export class HedgeExecutor {
    */
   async send(order: HedgeOrder, signal: AbortSignal): Promise<SendOutcome> {
     if (this.pending) throw new Error(`${this.o.pair}: a hedge order is pending; read the venue first`);
-    const req = { clientOrderId: this.o.newId(), symbol: this.o.symbol, ...order };
-    this.o.journal.intend(this.o.pair, req, this.o.clock.now());
+    const sentAt = this.o.clock.now();
+    const req = { clientOrderId: this.o.newId(), symbol: this.o.symbol, ...order, sentAt };
+    this.o.journal.intend(this.o.pair, req, sentAt);
     if (this.o.dryRun) {
       this.o.journal.markNeverSent(req.clientOrderId, this.o.clock.now());
       return { outcome: 'dry-run', clientOrderId: req.clientOrderId };

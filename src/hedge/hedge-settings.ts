@@ -39,6 +39,7 @@ export function hedgeSettings(config: Pick<MmConfig, 'hedge' | 'pairs'>): Readon
       rules: {
         mode: p.mode,
         thresholdBase: p.thresholdBase,
+        keepBase: p.keepBase,
         minOrderBase: p.minOrderBase,
         maxOrderBase: p.maxOrderBase,
         maxPositionBase: p.maxPositionBase,

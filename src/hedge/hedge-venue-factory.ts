@@ -34,7 +34,13 @@ export async function ccxtExchangeFor(
     o.credentialsOptional === true && hedge.apiKey === '' && hedge.apiKeyFile === ''
       ? { apiKey: '', secret: '' }
       : loadHedgeCredentials(hedge);
-  const options = { defaultType: s.market === 'perp' ? 'swap' : 'spot', ...o.options };
+  // recvWindow: the exchange refuses an order older than the timeout, so one left on the wire by
+  // a dead process cannot execute after recovery has called it never-sent (hedge-executor.ts).
+  const options = {
+    defaultType: s.market === 'perp' ? 'swap' : 'spot',
+    recvWindow: s.timeoutMs,
+    ...o.options,
+  };
   return (await ccxtTradingExchange(s.exchange, creds, {
     timeoutMs: s.timeoutMs,
     options,

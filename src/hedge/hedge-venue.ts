@@ -18,6 +18,11 @@ export interface HedgeOrderRequest {
   readonly side: 'BUY' | 'SELL';
   readonly quantity: Dec;
   readonly limitPrice: Dec;
+  /**
+   * When the order was journaled and sent (clock ms). A venue refuses a request that reaches it
+   * later than its receive window (Binance's `recvWindow`); ccxt stamps its own.
+   */
+  readonly sentAt?: number;
 }
 
 /** What the venue says of an order. An IOC order is `open` only briefly. */

@@ -21,6 +21,7 @@ const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
   // Hedged on the simulated hedge venue, layered over config/paper.json (docs/hedging.md).
   'hedged.json': { configFiles: ['hedged.json'], market: null },
   'hedged-threshold.json': { configFiles: ['hedged-threshold.json'], market: null },
+  'hedged-every-fill.json': { configFiles: ['hedged-every-fill.json'], market: null },
   // Replayed with `simulate --prices BTC/USDC=FILE` over the default config and market; the
   // series themselves are checked in test/lab/replay/.
   'replay-btc-usdc.csv': { configFiles: [], market: null },

@@ -28,7 +28,14 @@ describe('hedge section', () => {
     const { config } = load({
       defaults: { exchange: 'binance', maxSlippageBps: 5, maxOrderBase: '0.5' },
       pairs: [
-        { pair: 'BTC/USDC', enabled: true, symbol: 'BTC/USDT', mode: 'threshold', thresholdBase: '0.1' },
+        {
+          pair: 'BTC/USDC',
+          enabled: true,
+          symbol: 'BTC/USDT',
+          mode: 'threshold',
+          thresholdBase: '0.1',
+          keepBase: '0.05',
+        },
       ],
     });
     const all = hedgeSettings(config());
@@ -45,9 +52,10 @@ describe('hedge section', () => {
     ]).toEqual(['binance', 'BTC/USDT', 'spot', 'threshold', 5, 'stop', false]);
     expect([
       s.rules.thresholdBase.toFixed(),
+      s.rules.keepBase?.toFixed(),
       s.rules.maxOrderBase.toFixed(),
       s.rules.maxPositionBase.toFixed(),
-    ]).toEqual(['0.1', '0.5', '10']);
+    ]).toEqual(['0.1', '0.05', '0.5', '10']);
   });
 
   it.each([
@@ -70,6 +78,22 @@ describe('hedge section', () => {
     [
       { pairs: [{ pair: 'BTC/USDC', enabled: true, exchange: 'bybit', symbol: 'BTC/USDT', market: 'perp' }] },
       ['hedge (BTC/USDC).symbol'],
+    ],
+    [
+      {
+        pairs: [
+          {
+            pair: 'BTC/USDC',
+            enabled: true,
+            exchange: 'binance',
+            symbol: 'BTC/USDT',
+            mode: 'threshold',
+            thresholdBase: '0.1',
+            keepBase: '0.2',
+          },
+        ],
+      },
+      ['hedge (BTC/USDC).keepBase'],
     ],
     [{ pairs: [{ pair: 'SOL/USDC', enabled: false }] }, ['hedge.pairs[0].pair']],
     [{ pairs: [{ pair: 'BTC/USDC', maxSlippageBps: -1 }] }, ['hedge.pairs']],

@@ -64,6 +64,36 @@ describe('decideHedge', () => {
       x: { venueExcessBase: d('0.6') },
       want: 'SELL 0.6 @ 99.9',
     },
+    {
+      name: 'threshold mode with keepBase: back down to the band, not to zero',
+      rules: { mode: 'threshold', keepBase: d('0.2') },
+      x: { venueExcessBase: d('0.6') },
+      want: 'SELL 0.4 @ 99.9',
+    },
+    {
+      name: 'a band (keepBase = thresholdBase): only the part beyond it, short side',
+      rules: { mode: 'threshold', keepBase: d('0.5') },
+      x: { venueExcessBase: d('-0.62') },
+      want: 'BUY 0.12 @ 100.12002',
+    },
+    {
+      name: 'a band: exactly at its edge, nothing',
+      rules: { mode: 'threshold', keepBase: d('0.5') },
+      x: { venueExcessBase: d('0.5') },
+      want: 'hold below-threshold',
+    },
+    {
+      name: 'a band: the part beyond it under the minimum order size waits',
+      rules: { mode: 'threshold', keepBase: d('0.5') },
+      x: { venueExcessBase: d('0.505') },
+      want: 'hold below-min-size',
+    },
+    {
+      name: 'keepBase is read in threshold mode only',
+      rules: { keepBase: d('0.2') },
+      x: { venueExcessBase: d('0.3') },
+      want: 'SELL 0.3 @ 99.9',
+    },
     { name: 'capped by the max order size', x: { venueExcessBase: d('1.7') }, want: 'SELL 1 @ 99.9' },
     {
       name: 'capped by the hedge position cap',

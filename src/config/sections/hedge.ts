@@ -69,12 +69,17 @@ export const hedgeParamSpecs = {
     'spot',
   ),
   mode: enumParam(
-    'When to hedge: "every-fill" (the whole unhedged position as soon as it reaches minOrderBase) or "threshold" (once it passes thresholdBase, back to zero).',
+    'When to hedge: "every-fill" (the whole unhedged position as soon as it reaches minOrderBase) or "threshold" (once it reaches thresholdBase, back down to keepBase).',
     ['every-fill', 'threshold'],
     'every-fill',
   ),
   thresholdBase: param(
     'Mode "threshold": the unhedged position, base units, at or beyond which a hedge is sent.',
+    NON_NEG_DEC,
+    '0',
+  ),
+  keepBase: param(
+    'Mode "threshold": the unhedged position, base units, a hedge leaves on its side (≤ thresholdBase); 0 hedges back to zero, thresholdBase hedges only the part beyond the band.',
     NON_NEG_DEC,
     '0',
   ),
@@ -274,6 +279,12 @@ export function hedgeConfigIssues(config: HedgeConfig, pairs: readonly string[])
         key: at('minOrderBase'),
         value: renderValue(c.minOrderBase),
         reason: 'must be ≤ maxOrderBase',
+      });
+    if (new Dec(c.keepBase).gt(new Dec(c.thresholdBase)))
+      issues.push({
+        key: at('keepBase'),
+        value: renderValue(c.keepBase),
+        reason: 'must be ≤ thresholdBase',
       });
     if (max!.gt(cap!))
       issues.push({

@@ -8,6 +8,9 @@
  * - `lostAnswer`: an order call reaches the venue and is executed, but its answer is lost (the
  *   caller sees an unknown outcome, and must read the order).
  *
+ * With `receiveWindowMs`, an order that reaches it later than that after its `sentAt` is refused
+ * unexecuted, like Binance past `recvWindow` (a request left on the wire by a dead process).
+ *
  * It implements the hedge layer's {@link HedgeVenue}, so the hedger runs on it unchanged.
  */
 import { type Clock, sleep } from '../../core/clock.js';
@@ -35,6 +38,8 @@ export interface HedgeVenueSimOptions {
   readonly unavailableRate?: number;
   /** Chance per order call that it executes but its answer is lost. */
   readonly lostAnswerRate?: number;
+  /** Refuse an order reaching it later than this after its `sentAt`, ms; absent: no limit. */
+  readonly receiveWindowMs?: number;
 }
 
 /** One fill of the simulated hedge venue. */
@@ -87,6 +92,13 @@ export class HedgeVenueSim implements HedgeVenue {
     await this.reach(signal);
     if (this.orders.has(req.clientOrderId)) {
       throw hedgeError('HEDGE_REFUSED', `duplicate client order id ${req.clientOrderId}`);
+    }
+    const window = this.o.receiveWindowMs;
+    if (window !== undefined && req.sentAt !== undefined && this.o.clock.now() - req.sentAt > window) {
+      throw hedgeError(
+        'HEDGE_REFUSED',
+        `order ${req.clientOrderId} reached the venue outside its receive window`,
+      );
     }
     this.received.push(req);
     const p = this.o.truePrice();

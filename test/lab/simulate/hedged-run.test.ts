@@ -1,6 +1,6 @@
 /**
  * The daemon, unchanged, hedging on the simulated hedge venue under `simulate`
- * (`config/examples/hedged.json`): every fill on this venue is laid off, the hedge orders are
+ * (`config/examples/hedged-every-fill.json`): every fill on this venue is laid off, the hedge orders are
  * journaled before they reach the venue, none is sent twice, and the firm's net position stays
  * near flat while this venue's alone moves.
  */
@@ -19,7 +19,7 @@ it('hedges every fill: net position near flat, each hedge order sent once, its c
     hours: 0.25,
     seed: 2,
     latency: 'fast',
-    configFiles: [path.resolve('config/examples/hedged.json')],
+    configFiles: [path.resolve('config/examples/hedged-every-fill.json')],
     market: null,
     cwd: process.cwd(),
     env: {},
