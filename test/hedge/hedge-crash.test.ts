@@ -16,31 +16,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { type Clock, fakeClock } from '../../src/core/clock.js';
 import { Dec } from '../../src/core/decimal.js';
-import type { HedgeRules } from '../../src/hedge/hedge-decision.js';
-import { HedgeExecutor } from '../../src/hedge/hedge-executor.js';
-import { HedgeJournal } from '../../src/hedge/hedge-journal.js';
 import type { HedgeVenue } from '../../src/hedge/hedge-venue.js';
-import { Hedger } from '../../src/hedge/hedger.js';
 import { HedgeVenueSim } from '../../src/lab/hedge/hedge-venue-sim.js';
 import { Rng } from '../../src/sim/rng.js';
+import { closeJournals, hedgerOn } from './support/hedger-rig.js';
 
 const d = (x: string | number): Dec => new Dec(x);
-const RULES: HedgeRules = {
-  mode: 'every-fill',
-  thresholdBase: d(0),
-  minOrderBase: d('0.001'),
-  maxOrderBase: d(5),
-  maxPositionBase: d(10),
-  maxSlippageBps: 20,
-  stepBase: d('0.0001'),
-};
 const never = new Promise<never>(() => undefined);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-hedge-'));
-const journals: HedgeJournal[] = [];
-afterEach(() => {
-  for (const j of journals.splice(0)) j.close();
-});
+afterEach(closeJournals);
 
 function clockAt(t: number): { clock: Clock; fake: FakeTimers.Clock } {
   const fake = FakeTimers.createClock(t);
@@ -57,27 +42,6 @@ function simVenue(clock: Clock, lostAnswerRate = 0): HedgeVenueSim {
     rng: new Rng(7).fork('hedge'),
     lostAnswerRate,
   });
-}
-
-let ids = 0;
-function hedgerOn(file: string, venue: HedgeVenue, clock: Clock) {
-  const journal = new HedgeJournal(file);
-  journals.push(journal);
-  const executor = new HedgeExecutor({
-    pair: 'BTC/USDC',
-    symbol: 'BTC/USDT',
-    venue,
-    journal,
-    clock,
-    timeoutMs: 5_000,
-    newId: () => `h-${++ids}`,
-    dryRun: false,
-  });
-  return {
-    journal,
-    executor,
-    hedger: new Hedger({ pair: 'BTC/USDC', symbol: 'BTC/USDT', rules: RULES, venue, executor, clock }),
-  };
 }
 
 /** Where the first process dies. */
@@ -112,7 +76,7 @@ describe('hedge crash recovery: never a doubled hedge', () => {
     const inner = simVenue(venueClock);
 
     // Process 1: a fill left us 0.3 BTC long; it journals a sell and dies at `point`.
-    const p1 = hedgerOn(file, dying(inner, point), current.clock);
+    const p1 = hedgerOn(file, dying(inner, point), current.clock, 'h');
     void p1.hedger.tick(d('0.3'), d(50_000), new AbortController().signal);
     await current.fake.tickAsync(1_000);
     expect(p1.journal.pending().map((r) => [r.side, r.quantity.toFixed(), r.state])).toEqual([
@@ -122,7 +86,7 @@ describe('hedge crash recovery: never a doubled hedge', () => {
 
     // Process 2 on a fresh clock: the same journal file, the same venue.
     current = clockAt(1_800_000_100_000);
-    const p2 = hedgerOn(file, inner, current.clock);
+    const p2 = hedgerOn(file, inner, current.clock, 'h');
     expect(p2.executor.pending).toBe(true);
     for (let i = 0; i < 3; i++) {
       const tick = p2.hedger.tick(d('0.3'), d(50_000), new AbortController().signal);
@@ -147,11 +111,11 @@ describe('hedge crash recovery: never a doubled hedge', () => {
         clearTimeout: (h) => current.clock.clearTimeout(h),
       };
       const inner = simVenue(venueClock);
-      const p1 = hedgerOn(file, inner, current.clock);
+      const p1 = hedgerOn(file, inner, current.clock, 'h');
       void p1.hedger.tick(d('0.3'), d(50_000), new AbortController().signal);
       await current.fake.tickAsync(killAt); // then the process dies: its clock never moves again
       current = clockAt(1_800_000_100_000);
-      const p2 = hedgerOn(file, inner, current.clock);
+      const p2 = hedgerOn(file, inner, current.clock, 'h');
       for (let i = 0; i < 3; i++) {
         const tick = p2.hedger.tick(d('0.3'), d(50_000), new AbortController().signal);
         await current.fake.tickAsync(2_000);
@@ -165,7 +129,7 @@ describe('hedge crash recovery: never a doubled hedge', () => {
   it('a lost answer (no kill) is read before anything else is sent', async () => {
     const { clock, fake } = clockAt(1_800_000_000_000);
     const venue = simVenue(clock, 1); // every order's answer is lost
-    const h = hedgerOn(path.join(dir, 'lost.sqlite'), venue, clock);
+    const h = hedgerOn(path.join(dir, 'lost.sqlite'), venue, clock, 'h');
     const first = h.hedger.tick(d('-0.5'), d(50_000), new AbortController().signal);
     await fake.tickAsync(2_000);
     expect((await first).sent).toBe(true);
@@ -193,7 +157,7 @@ describe('hedge crash recovery: never a doubled hedge', () => {
       rng: new Rng(1).fork('hedge'),
       unavailableRate: 1,
     });
-    const h = hedgerOn(path.join(dir, 'fail.sqlite'), venue, clock);
+    const h = hedgerOn(path.join(dir, 'fail.sqlite'), venue, clock, 'h');
     const t1 = h.hedger.tick(d('1'), d(100), new AbortController().signal);
     await fake.tickAsync(100);
     expect((await t1).hold).toBe('venue-failing');

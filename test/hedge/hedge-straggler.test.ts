@@ -19,53 +19,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { type Clock, fakeClock } from '../../src/core/clock.js';
 import { Dec } from '../../src/core/decimal.js';
-import type { HedgeRules } from '../../src/hedge/hedge-decision.js';
-import { HedgeExecutor } from '../../src/hedge/hedge-executor.js';
-import { HedgeJournal } from '../../src/hedge/hedge-journal.js';
 import type { HedgeOrderRequest, HedgeVenue } from '../../src/hedge/hedge-venue.js';
-import { Hedger } from '../../src/hedge/hedger.js';
 import { HedgeVenueSim } from '../../src/lab/hedge/hedge-venue-sim.js';
 import { Rng } from '../../src/sim/rng.js';
+import { closeJournals, hedgerOn, HEDGE_TIMEOUT_MS } from './support/hedger-rig.js';
 
 const d = (x: string | number): Dec => new Dec(x);
-const RULES: HedgeRules = {
-  mode: 'every-fill',
-  thresholdBase: d(0),
-  minOrderBase: d('0.001'),
-  maxOrderBase: d(5),
-  maxPositionBase: d(10),
-  maxSlippageBps: 20,
-  stepBase: d('0.0001'),
-};
-const TIMEOUT_MS = 5_000;
 const T0 = 1_800_000_000_000;
 const never = new Promise<never>(() => undefined);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mm-hedge-straggler-'));
-const journals: HedgeJournal[] = [];
-afterEach(() => {
-  for (const j of journals.splice(0)) j.close();
-});
-
-let ids = 0;
-function hedgerOn(file: string, venue: HedgeVenue, clock: Clock) {
-  const journal = new HedgeJournal(file);
-  journals.push(journal);
-  const executor = new HedgeExecutor({
-    pair: 'BTC/USDC',
-    symbol: 'BTC/USDT',
-    venue,
-    journal,
-    clock,
-    timeoutMs: TIMEOUT_MS,
-    newId: () => `s-${++ids}`,
-    dryRun: false,
-  });
-  return {
-    journal,
-    hedger: new Hedger({ pair: 'BTC/USDC', symbol: 'BTC/USDT', rules: RULES, venue, executor, clock }),
-  };
-}
+afterEach(closeJournals);
 
 describe('a hedge order on the wire when the process dies', () => {
   it.each([
@@ -91,7 +55,7 @@ describe('a hedge order on the wire when the process dies', () => {
         takerFeeBps: 5,
         latencyMs: 200,
         rng: new Rng(7).fork('hedge'),
-        receiveWindowMs: TIMEOUT_MS,
+        receiveWindowMs: HEDGE_TIMEOUT_MS,
       });
       // Process 1 sends a hedge; the request leaves, then the process dies before any answer.
       let onWire: HedgeOrderRequest | null = null;
@@ -106,7 +70,7 @@ describe('a hedge order on the wire when the process dies', () => {
           return never;
         },
       };
-      const p1 = hedgerOn(file, dying, clock);
+      const p1 = hedgerOn(file, dying, clock, 's');
       void p1.hedger.tick(d('0.3'), d(50_000), new AbortController().signal);
       await fake.tickAsync(1_000);
       expect(onWire).not.toBeNull();
@@ -115,7 +79,7 @@ describe('a hedge order on the wire when the process dies', () => {
       // Process 2 starts half a second later (a supervisor's restart) on the same journal.
       fake = FakeTimers.createClock(T0 + 1_500);
       clock = fakeClock(fake);
-      const p2 = hedgerOn(file, inner, clock);
+      const p2 = hedgerOn(file, inner, clock, 's');
       // The network delivers the straggler `arrivesAfterSendMs` after it was sent.
       clock.setTimeout(
         () => {
