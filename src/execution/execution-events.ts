@@ -6,6 +6,7 @@
 import type { OrderState, TerminalState } from '../orders/fsm/index.js';
 import type { Dec } from '../core/decimal.js';
 import type { UnverifiedReason } from '../signing/prepared-verifier.js';
+import type { NoPartyReason } from './firm/party-allocator.js';
 import type { NotWantedCause } from './placement/placement-policy.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -61,11 +62,11 @@ export type PlacementOutcome = PlacementRef &
     | {
         /**
          * No party of the firm could take it (none serves the pair and side, every one dropped
-         * out, at its open-order cap or short of funds: `firm/party-allocator.ts`). Nothing was
+         * out, out of its per-minute budget, at its open-order cap or short of funds: `firm/party-allocator.ts`). Nothing was
          * sent; not a pipeline failure.
          */
         readonly kind: 'no-party';
-        readonly reason: 'no-party-serves' | 'inactive' | 'at-cap' | 'unfunded';
+        readonly reason: NoPartyReason;
         readonly detail: string;
       }
     | {

@@ -160,12 +160,14 @@ export class FirmParties {
           pairs: p.pairs ?? null,
           sides: p.sides ?? null,
           maxOpenOrders: passed.account.limits.maxOpenOrders,
+          ordersPerMinute: passed.account.limits.ordersPerMinute,
         };
       });
       this.engine = new FirmEngine({
         parties,
         clock: deps.clock,
         policy: this.o.policy,
+        rateBurst: config.risk.rateBurst,
         wallets: this.wallets,
         pairOf,
       });

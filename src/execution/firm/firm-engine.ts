@@ -7,6 +7,10 @@
  *
  * - `place` asks the allocator (`party-allocator.ts`) which party takes the placement: the one
  *   whose pipeline frees first and whose own wallet can fund it (or the configured fixed one);
+ * - each party has its own rate budget, a token bucket sized to its account's `ordersPerMinute`
+ *   (burst `rateBurst`): a placement handed to a party takes one of its tokens, and a party with
+ *   none left is passed over until it refills, so no party's own limit is reached however the
+ *   firm-wide budget (the sum, in the risk gate) is spent;
  * - `cancel` goes through the party that owns the order, always;
  * - a party whose placement is refused because its key is refused or its account suspended drops
  *   out for `dropoutMs`, loudly (a `party-state` event), and the others carry on; one refused
@@ -22,6 +26,14 @@ import type { Dec } from '../../core/decimal.js';
 import type { Side } from '../../core/order-terms.js';
 import type { FillMarkInput, FillRecord } from '../../orders/journal/index.js';
 import { isAccountFailure, isCredentialFailure } from '../../venue/errors.js';
+import {
+  bucketForLimit,
+  fullBucket,
+  refill,
+  take,
+  type TokenBucketConfig,
+  type TokenBucketState,
+} from '../../risk/token-bucket.js';
 import type { CancelOptions } from '../cancel/cancel-pool.js';
 import type {
   CloseOptions,
@@ -52,6 +64,8 @@ export interface FirmParty {
   readonly sides: readonly Side[] | null;
   /** Its account's open-order cap (GET /account), null when unknown. */
   readonly maxOpenOrders: number | null;
+  /** Its account's placements per minute (GET /account), null when unknown: no own budget. */
+  readonly ordersPerMinute: number | null;
 }
 
 /** Options of {@link FirmEngine}. */
@@ -63,6 +77,8 @@ export interface FirmEngineOptions {
   readonly wallets: PartyWallets;
   /** Base and quote of a pair (from the market snapshot), for funding checks. */
   readonly pairOf: (pair: string) => { readonly base: string; readonly quote: string } | undefined;
+  /** The burst of each party's own rate budget (the risk section's `rateBurst`). Default 5. */
+  readonly rateBurst?: number;
   /** How long a party whose key or account was refused stays out, ms. Default 60 s. */
   readonly dropoutMs?: number;
 }
@@ -88,6 +104,9 @@ interface PartySlot extends FirmParty {
   /** Why and until when it is out; `untilActive`: until its account reads ACTIVE again. */
   out: { until: number; reason: string; untilPoll: number | null; untilActive?: true } | null;
   readonly handedOut: Map<number, FundsLock & { readonly slot: string }>;
+  /** Its own rate budget; null when its account states no per-minute limit. */
+  readonly rate: TokenBucketConfig | null;
+  bucket: TokenBucketState | null;
   busySince: number | null;
   busyMs: number;
   placed: number;
@@ -107,15 +126,21 @@ export class FirmEngine implements TradingEngine {
     if (o.parties.length === 0) throw new RangeError('a firm needs at least one party');
     const names = new Set(o.parties.map((p) => p.name));
     if (names.size !== o.parties.length) throw new RangeError('party names must be unique');
-    this.slots = o.parties.map((p) => ({
-      ...p,
-      out: null,
-      handedOut: new Map(),
-      busySince: null,
-      busyMs: 0,
-      placed: 0,
-      refused: 0,
-    }));
+    const start = o.clock.now();
+    this.slots = o.parties.map((p) => {
+      const rate = p.ordersPerMinute === null ? null : bucketForLimit(p.ordersPerMinute, o.rateBurst ?? 5);
+      return {
+        ...p,
+        out: null,
+        handedOut: new Map(),
+        rate,
+        bucket: rate === null ? null : fullBucket(rate, start),
+        busySince: null,
+        busyMs: 0,
+        placed: 0,
+        refused: 0,
+      };
+    });
     this.orders = new FirmOrders(() => this.liveEngines().map((e) => e.orders));
     this.inventory = new FirmInventory(() => this.liveEngines().map((e) => e.inventory));
     this.fills = new FirmFills(this.slots.map((s) => s.engine));
@@ -218,13 +243,14 @@ export class FirmEngine implements TradingEngine {
       quantity: intent.quantity,
     };
     const chosen = allocate(
-      this.slots.map((s) => this.load(s)),
+      this.slots.map((s) => this.load(s, now)),
       request,
       this.o.policy,
     );
     if (chosen.party === null)
       return { ...ref, kind: 'no-party', reason: chosen.reason, detail: chosen.detail };
     const slot = this.slots.find((s) => s.name === chosen.party)!;
+    if (slot.rate !== null && slot.bucket !== null) slot.bucket = take(slot.bucket, slot.rate, now).state;
     const id = this.nextHandout++;
     slot.handedOut.set(id, { ...request, slot: intent.slot });
     if (slot.busySince === null) slot.busySince = now;
@@ -312,10 +338,13 @@ export class FirmEngine implements TradingEngine {
     return this.o.wallets.funds(s.name, orders, [...s.handedOut.values()], this.o.pairOf);
   }
 
-  private load(s: PartySlot): PartyLoad {
+  private load(s: PartySlot, now: number): PartyLoad {
+    const tokens = s.rate === null || s.bucket === null ? Infinity : refill(s.bucket, s.rate, now).tokens;
     return {
       name: s.name,
       active: s.out === null,
+      // The bucket's own epsilon (`take`): a token refilled in fractions counts as whole.
+      rateLimited: tokens + 1e-9 < 1,
       pairs: s.pairs,
       sides: s.sides,
       queued: s.handedOut.size,

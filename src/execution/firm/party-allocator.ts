@@ -11,7 +11,8 @@
  *   party's `pairs`/`sides` this pins a pair or a side to one party.
  *
  * A party may take a placement when it is active (not dropped out: suspended, key refused, out
- * of funds), it serves the pair and side, it is under its account's open-order cap, and its own
+ * of funds), it serves the pair and side, its own rate budget (its account's `ordersPerMinute`)
+ * has a token left, it is under its account's open-order cap, and its own
  * wallet can fund it: a BUY locks price × quantity of the quote, a SELL the quantity of the base.
  * A party whose funds are not known yet is taken to have them: the venue refuses an unfunded
  * prepare, which costs a pipeline turn and no exposure. Cancels never come here: a cancel always
@@ -36,6 +37,8 @@ export interface PartyLoad {
   readonly queued: number;
   /** When its running placement started (ms); null when its pipeline is idle. */
   readonly busySince: number | null;
+  /** True while its own per-minute budget has no token for another placement. */
+  readonly rateLimited: boolean;
   /** Its orders open or in flight, and its account's cap (null: no cap known). */
   readonly openOrders: number;
   readonly maxOpenOrders: number | null;
@@ -54,7 +57,7 @@ export interface AllocationRequest {
 }
 
 /** Why no party could take a placement (the reason of the last party ruled out, by this order). */
-export type NoPartyReason = 'no-party-serves' | 'inactive' | 'at-cap' | 'unfunded';
+export type NoPartyReason = 'no-party-serves' | 'inactive' | 'rate-limited' | 'at-cap' | 'unfunded';
 
 /** The allocator's answer. */
 export type Allocation =
@@ -66,6 +69,7 @@ export function refusal(p: PartyLoad, r: AllocationRequest): NoPartyReason | nul
   if ((p.pairs !== null && !p.pairs.includes(r.pair)) || (p.sides !== null && !p.sides.includes(r.side)))
     return 'no-party-serves';
   if (!p.active) return 'inactive';
+  if (p.rateLimited) return 'rate-limited';
   if (p.maxOpenOrders !== null && p.openOrders + 1 > p.maxOpenOrders) return 'at-cap';
   if (p.funds !== null) {
     const [instrument, needed] =
@@ -79,8 +83,9 @@ export function refusal(p: PartyLoad, r: AllocationRequest): NoPartyReason | nul
 const SEVERITY: Readonly<Record<NoPartyReason, number>> = {
   'no-party-serves': 0,
   inactive: 1,
-  'at-cap': 2,
-  unfunded: 3,
+  'rate-limited': 2,
+  'at-cap': 3,
+  unfunded: 4,
 };
 
 /** Chooses the party for `request`; see the module doc. Pure. */

@@ -38,7 +38,7 @@ afterEach(async () => {
   }
 });
 
-function twoParties(latency: 'fast' | 'instant' = 'fast'): Firm {
+function twoParties(latency: 'fast' | 'instant' = 'fast', perMinuteA: number | null = null): Firm {
   const env = simEnv({ latency });
   envs.push(env);
   const signerB = signerFromSeed(randomBytes(32), 'raw');
@@ -66,8 +66,22 @@ function twoParties(latency: 'fast' | 'instant' = 'fast'): Firm {
       procs.push(pa, pb);
       const firm = new FirmEngine({
         parties: [
-          { name: 'a', engine: pa.engine, pairs: null, sides: null, maxOpenOrders: 50 },
-          { name: 'b', engine: pb.engine, pairs: null, sides: null, maxOpenOrders: 50 },
+          {
+            name: 'a',
+            engine: pa.engine,
+            pairs: null,
+            sides: null,
+            maxOpenOrders: 50,
+            ordersPerMinute: perMinuteA,
+          },
+          {
+            name: 'b',
+            engine: pb.engine,
+            pairs: null,
+            sides: null,
+            maxOpenOrders: 50,
+            ordersPerMinute: null,
+          },
         ],
         clock: env.clock,
         policy: 'earliest-free',
@@ -150,6 +164,33 @@ describe('FirmEngine on the simulator', () => {
     const out = await firm.place({ ...intent(0), pair: 'XRP', slot: 'XRP:BUY:0#0' });
     expect(out).toMatchObject({ kind: 'no-party', reason: 'no-party-serves', detail: 'XRP is not listed' });
     expect(f.env.venue.truth.calls().filter((c) => c.endpoint === 'prepare')).toEqual([]);
+    await settle(f.env, firm.close());
+  });
+
+  it('a party out of its own per-minute budget is passed over until its bucket refills', async () => {
+    // a's account allows 1 placement a minute; b's states no limit.
+    const f = twoParties('fast', 1);
+    const firm = f.build();
+    await settle(f.env, firm.start());
+    const outcomes: PlacementOutcome[] = [];
+    for (let n = 0; n < 4; n++) void firm.place(intent(n)).then((o) => outcomes.push(o));
+    await until(f.env, () => outcomes.length === 4, 300_000);
+    expect(outcomes.map((o) => o.kind)).toEqual(['placed', 'placed', 'placed', 'placed']);
+    // Without a's limit the list order would give a two of the four (the first test).
+    expect(firm.report().map((r) => [r.name, r.placed])).toEqual([
+      ['a', 1],
+      ['b', 3],
+    ]);
+    const preparedAt = f.env.venue.truth.placementSpans(f.env.partyId).map((sp) => sp.preparedAt);
+    expect(preparedAt).toHaveLength(1);
+    // A minute after a's placement its bucket has a token again: an idle firm hands the next to a.
+    await f.env.tick(Math.max(0, preparedAt[0]! + 61_000 - f.env.clock.now()));
+    const next = await settle(f.env, firm.place(intent(9)));
+    expect(next.kind).toBe('placed');
+    expect(firm.report().map((r) => [r.name, r.placed])).toEqual([
+      ['a', 2],
+      ['b', 3],
+    ]);
     await settle(f.env, firm.close());
   });
 

@@ -21,6 +21,7 @@ function party(name: string, over: Partial<PartyLoad> = {}): PartyLoad {
     sides: null,
     queued: 0,
     busySince: null,
+    rateLimited: false,
     openOrders: 0,
     maxOpenOrders: 50,
     funds: funds('1', '100000'),
@@ -118,6 +119,20 @@ const ROWS: readonly Row[] = [
     expected: 'b',
   },
   {
+    name: 'a party out of its own per-minute budget is skipped, however idle',
+    parties: [party('a', { rateLimited: true }), party('b', { queued: 3, busySince: 0 })],
+    request: BUY,
+    policy: 'earliest-free',
+    expected: 'b',
+  },
+  {
+    name: 'fixed: a rate-limited first party passes the placement down the list',
+    parties: [party('a', { rateLimited: true }), party('b', { queued: 3, busySince: 0 })],
+    request: SELL,
+    policy: 'fixed',
+    expected: 'b',
+  },
+  {
     name: 'fixed: the first listed party that serves the side, however busy',
     parties: [
       party('bids', { sides: ['BUY'], queued: 4, busySince: 0 }),
@@ -165,6 +180,24 @@ const ROWS: readonly Row[] = [
     request: BUY,
     policy: 'earliest-free',
     expected: { none: 'unfunded' },
+  },
+  {
+    name: 'every party out of budget: rate-limited',
+    parties: [party('a', { rateLimited: true }), party('b', { rateLimited: true })],
+    request: BUY,
+    policy: 'earliest-free',
+    expected: { none: 'rate-limited' },
+  },
+  {
+    name: 'the most telling reason wins: at-cap over rate-limited over inactive',
+    parties: [
+      party('a', { active: false }),
+      party('b', { rateLimited: true }),
+      party('c', { openOrders: 50 }),
+    ],
+    request: BUY,
+    policy: 'earliest-free',
+    expected: { none: 'at-cap' },
   },
   {
     name: 'at cap everywhere',
