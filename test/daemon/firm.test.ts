@@ -133,6 +133,30 @@ describe('a daemon of two parties', () => {
     expect(daemon.lastCycle!.snapshot.account!.maxOpenOrders).toBe(60);
   });
 
+  it("prepares beside every party's cold GET /balances, and signs nothing before the last one answers", async () => {
+    const { daemon, venue, run } = await firmDaemon();
+    // Each party's first GET /balances (the preflight's) answers 20 s late.
+    for (const at of [1, 2])
+      venue.addFault({ kind: 'latency-spike', endpoint: 'balances', extraMs: 20_000, at });
+    void daemon.start();
+    await run(90_000);
+    const preflightReads = venue.truth
+      .calls()
+      .filter((c) => c.endpoint === 'balances')
+      .slice(0, 2);
+    expect(preflightReads).toHaveLength(2);
+    const lastAnswer = Math.max(...preflightReads.map((c) => c.endedAt ?? Number.POSITIVE_INFINITY));
+    expect(lastAnswer).toBeGreaterThan(T0 + 20_000);
+    const prepares = venue.truth.calls().filter((c) => c.endpoint === 'prepare');
+    // The firm's provisional start: the first prepare left well before the balances answered...
+    expect(prepares[0]!.startedAt).toBeLessThan(lastAnswer - 10_000);
+    // ...and nothing was signed (submitted) before the last of them did.
+    const submits = venue.truth.submits();
+    expect(submits.length).toBeGreaterThan(1);
+    expect(Math.min(...submits.map((x) => x.startedAt))).toBeGreaterThanOrEqual(lastAnswer);
+    expect(daemon.phase).toBe('running');
+  });
+
   it('the primary suspended: it drops out at its next account read, the other party carries on, and it comes back', async () => {
     const { daemon, venue, parties, run, events, slugs } = await firmDaemon();
     void daemon.start();

@@ -25,7 +25,7 @@ export const executionParamSpecs = {
     'proceed',
   ),
   prepareBeforeBalances: boolParam(
-    'At startup, prepare the first quote while GET /balances (over 10 s on a cold cache) is still being read, once the API key, account, pairs, signing key and the recovery of our own orders have passed. A prepare commits nothing: the order is signed only once the balances are read and it still passes the funds, inventory and risk checks with them; if the read fails it is abandoned unsigned and the start proceeds as with false. The daemon is not ready until the preflight has passed. False: nothing is prepared before the balances are known.',
+    'At startup, prepare the first quote while GET /balances (over 10 s on a cold cache) is still being read, once the API key, account, pairs, signing key and the recovery of our own orders have passed. A prepare commits nothing: the order is signed only once the balances are read and it still passes the funds, inventory and risk checks with them; if the read fails it is abandoned unsigned and the start proceeds as with false. The daemon is not ready until the preflight has passed. With several parties (firm.parties) the first prepare waits until every party has passed all but its balances, and nothing is signed before the balances of every party are read. False: nothing is prepared before the balances are known.',
     true,
   ),
   confirmPollMs: intParam(

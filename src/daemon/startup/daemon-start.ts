@@ -11,7 +11,7 @@ import type { DaemonParts } from '../daemon-parts.js';
 import type { DaemonRun } from '../daemon-run.js';
 import type { DaemonEvent, DaemonOptions } from '../daemon-types.js';
 import { TradingSession } from '../trading/trading-session.js';
-import type { PreflightReport } from './preflight.js';
+import type { BalancesPendingReport, PreflightReport } from './preflight.js';
 import { ProvisionalStart } from './provisional-start.js';
 import { passPreflight, startEngine } from './startup.js';
 
@@ -37,36 +37,40 @@ export class DaemonStart {
       ...(this.o.random === undefined ? {} : { random: this.o.random }),
       onEngine: (engine: TradingEngine) => this.attachEngine(engine),
     };
-    // A firm of several parties waits for every party's balances (no provisional start).
-    let early = config.execution.prepareBeforeBalances && firm === null;
+    // A firm's provisional start begins once every party has passed all but its balances.
+    let early = config.execution.prepareBeforeBalances;
     run.setPhase('preflight');
     const onReport = (r: PreflightReport): void => {
       run.preflight = r;
       this.emit({ type: 'preflight', report: r, at: clock.now() });
     };
-    const report = await (firm?.preflight(deps, onReport) ??
-      passPreflight(deps, onReport, {
-        onBalancesPending: (r) => {
-          if (!early || lifetime.signal.aborted) return;
-          run.provisional = new ProvisionalStart({
-            startup: deps,
-            state,
-            pollers,
-            gate,
-            engineStart,
-            session: () => run.session,
-            dropSession: () => (run.session = null),
-          });
-          run.provisional.begin(r);
-        },
-        onFailed: async () => {
-          if (run.provisional === null) return;
-          // The balances could not be read: from now on the start waits for them, as without it.
-          early = false;
-          await run.provisional.abandon();
-          run.provisional = null;
-        },
-      }));
+    const firmBuild =
+      firm === null
+        ? {}
+        : { build: firm.builder(deps, engineStart, (pair) => state.snapshot(clock.now()).pairs[pair]) };
+    const hooks = {
+      onBalancesPending: (r: BalancesPendingReport): void => {
+        if (!early || lifetime.signal.aborted) return;
+        run.provisional = new ProvisionalStart({
+          startup: deps,
+          state,
+          pollers,
+          gate,
+          engineStart: { ...engineStart, ...firmBuild },
+          session: () => run.session,
+          dropSession: () => (run.session = null),
+        });
+        run.provisional.begin(r);
+      },
+      onFailed: async (): Promise<void> => {
+        if (run.provisional === null) return;
+        // The balances could not be read: from now on the start waits for them, as without it.
+        early = false;
+        await run.provisional.abandon();
+        run.provisional = null;
+      },
+    };
+    const report = await (firm?.preflight(deps, onReport, hooks) ?? passPreflight(deps, onReport, hooks));
     if (report === null) return false;
     // Pairs, account and balances are known now. The preflight's balances count as the first
     // poll (a cold GET /balances takes over 10 s); with a provisional start the engine may be up
@@ -82,9 +86,7 @@ export class DaemonStart {
         ...engineStart,
         partyId: report.account.partyId,
         clientOrderIdPrefix: report.account.clientOrderIdPrefix,
-        ...(firm === null
-          ? {}
-          : { build: firm.builder(deps, engineStart, (pair) => state.snapshot(clock.now()).pairs[pair]) }),
+        ...firmBuild,
       })
     ).catch((err: unknown) => {
       run.fatal = err instanceof Error ? err.message : String(err);

@@ -24,8 +24,8 @@ import type { FirmReads } from '../../market/market-pollers.js';
 import type { VenueClient } from '../../venue/client.js';
 import type { Account, Balance } from '../../venue/schemas.js';
 import type { DaemonOptions } from '../daemon-types.js';
-import { passPreflight, type EngineStart, type StartupDeps } from './startup.js';
-import type { PreflightReport } from './preflight.js';
+import { passPreflight, type EngineStart, type PreflightHooks, type StartupDeps } from './startup.js';
+import type { BalancesPendingReport, PreflightReport } from './preflight.js';
 import { createDaemonVenueClient } from './venue-client.js';
 import type { PartyIdentity } from './party-identity.js';
 import { partyStorePath } from './party-store.js';
@@ -41,6 +41,12 @@ export class FirmParties {
   readonly venues: readonly VenueClient[];
   readonly wallets: PartyWallets;
   private readonly passed = new Map<string, Passed>();
+  /** Each party's preflight that passed all but its balances (the provisional start's). */
+  private readonly pending = new Map<string, BalancesPendingReport>();
+  /** The parties whose GET /balances of the preflight is still under way. */
+  private readonly stillReading = new Set<string>();
+  /** True once the firm's provisional start was handed every party's pending report. */
+  private provisional = false;
   /** The firm engine, once built: the account reads tell it which parties can trade. */
   private engine: FirmEngine | null = null;
 
@@ -96,13 +102,23 @@ export class FirmParties {
    * `onReport` gets the primary's reports. Resolves with the primary's passing report (its
    * balances the firm's, its account limits the firm's), or null when closed first.
    */
-  async preflight(deps: StartupDeps, onReport: (report: PreflightReport) => void): Promise<Passed | null> {
+  async preflight(
+    deps: StartupDeps,
+    onReport: (report: PreflightReport) => void,
+    hooks: PreflightHooks = {},
+  ): Promise<Passed | null> {
     const reports = await Promise.all(
       this.identities.map((p, i) =>
         passPreflight(
           { ...deps, venue: this.venues[i]!, signer: p.signer, logger: deps.logger.child({ party: p.name }) },
           i === 0 ? onReport : () => undefined,
-        ),
+          this.partyHooks(p.name, hooks),
+        ).then((r) => {
+          // A party whose balances came first is ready too: its full report stands for its pending one.
+          if (r !== null && hooks.onBalancesPending !== undefined)
+            this.ready(p.name, r, hooks.onBalancesPending, false);
+          return r;
+        }),
       ),
     );
     if (reports.some((r) => r === null)) return null;
@@ -135,7 +151,8 @@ export class FirmParties {
     const { config } = deps;
     return () => {
       const parties = this.identities.map((p, i) => {
-        const passed = this.passed.get(p.name);
+        // The passed preflight, or (a provisional start) the one that passed all but the balances.
+        const passed = this.passed.get(p.name) ?? this.pending.get(p.name);
         if (passed === undefined) throw new Error(`party ${p.name} has not passed its preflight`);
         const engine = new OrderEngine({
           venue: this.venues[i]!,
@@ -175,6 +192,49 @@ export class FirmParties {
     };
   }
 
+  /**
+   * One party's preflight hooks for the firm's provisional start (`execution.prepareBeforeBalances`):
+   * once every party has passed all but its balances, the firm's `onBalancesPending` gets the
+   * primary's pending report with the firm's account, once. A party whose attempt then fails
+   * undoes it (`onFailed`) and forgets its pending report; the start then waits for every
+   * party's full preflight, as without a provisional start.
+   */
+  private partyHooks(name: string, hooks: PreflightHooks): PreflightHooks {
+    if (hooks.onBalancesPending === undefined) return {};
+    const onPending = hooks.onBalancesPending;
+    return {
+      onBalancesPending: (early) => this.ready(name, early, onPending, true),
+      onFailed: async (report) => {
+        this.pending.delete(name);
+        this.stillReading.delete(name);
+        if (!this.provisional) return;
+        this.provisional = false;
+        await hooks.onFailed?.(report);
+      },
+    };
+  }
+
+  /**
+   * Party `name` passed all but its balances (`pending`) or everything: once every party has, and
+   * one still reads its balances, the firm's provisional start begins, once.
+   */
+  private ready(
+    name: string,
+    early: BalancesPendingReport | PreflightReport,
+    onPending: (early: BalancesPendingReport) => void,
+    pending: boolean,
+  ): void {
+    if (early.account === undefined) return;
+    this.pending.set(name, { account: early.account, pairs: early.pairs ?? [] });
+    if (pending) this.stillReading.add(name);
+    else this.stillReading.delete(name);
+    if (this.provisional || this.stillReading.size === 0) return;
+    if (!this.identities.every((p) => this.pending.has(p.name))) return;
+    const primary = this.pending.get(this.identities[0]!.name)!;
+    this.provisional = true;
+    onPending({ ...primary, account: this.firmAccount(primary.account) });
+  }
+
   /** Closes every party's client but the primary's (the daemon closes that one). */
   async closeOthers(): Promise<void> {
     await Promise.all(this.venues.slice(1).map((v) => v.close()));
@@ -190,7 +250,10 @@ export class FirmParties {
     const sum = (pick: (a: Account) => number | null): number | null => {
       let total = 0;
       for (const p of this.identities) {
-        const a = p.name === this.identities[0]!.name ? primary : this.passed.get(p.name)?.account;
+        const a =
+          p.name === this.identities[0]!.name
+            ? primary
+            : (this.passed.get(p.name)?.account ?? this.pending.get(p.name)?.account);
         const v = a === undefined ? null : pick(a);
         if (v === null) return null;
         total += v;
