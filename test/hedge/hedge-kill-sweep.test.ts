@@ -1,14 +1,15 @@
 /**
  * Doubled hedges after a kill at any point, counted over a sweep. The hedging loop of one pair
  * (threshold mode with a band, as `config/examples/hedged.json` runs it) ticks once a second on
- * an exposure that changes every 12 s, past the band in both directions. A run with no kill gives
+ * an exposure that changes every 16 s, past the band in both directions. A run with no kill gives
  * the intended hedges of each change.
  *
- * For each change, the process is killed at every 50 ms of its first 1.5 s (where the hedge is
- * read, journaled, sent, executed and answered), restarted 2 s later on the same journal file and
- * venue, and run to the end of the change. A second sweep also kills the restarted process during
- * its recovery (every 100 ms of its first 1.5 s), and a third process finishes. Each change starts
- * from the hedge position the run with no kill had there.
+ * For each of the 6 changes, the process is killed at every 50 ms of its first 2.5 s (where the
+ * hedge is read, journaled, sent, executed and answered), restarted 0.1 s or 2 s later on the same
+ * journal file and venue, and run to the end of the change: 612 kills. A second sweep kills the
+ * process while an order is in flight (0.5, 1, 1.5 or 2 s into the change), kills the restarted
+ * one again at every 100 ms of its first 2.5 s (its recovery), and lets a third process finish:
+ * 624 double kills. Each change starts from the hedge position the run with no kill had there.
  *
  * The ground truth is the simulated hedge venue's own record: the orders that reached it and its
  * fills. Every killed run must leave it with exactly the intended orders (side and quantity) and
@@ -43,7 +44,7 @@ const LATENCY_MS = 200;
 const ORDER_WIRE_MS = 1_500;
 /** This venue's excess base, BTC, in each 12 s step. */
 const EXPOSURE = ['0.05', '0.12', '0.08', '-0.02', '-0.09', '0.1'].map(d);
-/** The band of hedged.json's BTC/USDC: hedge what lies beyond 0.03, back to 0.03. */
+/** A band: hedge what lies beyond 0.03 BTC, back to 0.03 (keepBase = thresholdBase). */
 const BAND_RULES: HedgeRules = {
   ...EVERY_FILL_RULES,
   mode: 'threshold',
