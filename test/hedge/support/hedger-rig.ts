@@ -31,8 +31,17 @@ export const HEDGE_TIMEOUT_MS = 5_000;
 const journals: HedgeJournal[] = [];
 let ids = 0;
 
-/** One process's hedger on `file`; client order ids `<idPrefix>-<n>`, unique across processes. */
-export function hedgerOn(file: string, venue: HedgeVenue, clock: Clock, idPrefix: string) {
+/**
+ * One process's hedger on `file`; client order ids `<idPrefix>-<n>`, unique across processes.
+ * `rules`: the every-fill rules unless given.
+ */
+export function hedgerOn(
+  file: string,
+  venue: HedgeVenue,
+  clock: Clock,
+  idPrefix: string,
+  rules: HedgeRules = EVERY_FILL_RULES,
+) {
   const journal = new HedgeJournal(file);
   journals.push(journal);
   const executor = new HedgeExecutor({
@@ -48,7 +57,7 @@ export function hedgerOn(file: string, venue: HedgeVenue, clock: Clock, idPrefix
   const hedger = new Hedger({
     pair: 'BTC/USDC',
     symbol: 'BTC/USDT',
-    rules: EVERY_FILL_RULES,
+    rules,
     venue,
     executor,
     clock,
