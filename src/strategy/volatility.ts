@@ -14,10 +14,16 @@
  * where ageᵢ is the age of the later sample of the return. With equal spacing and equal weights
  * it is the plain realised variance per second. Returns are numbers (dimensionless statistics);
  * prices stay `Dec` until the ratio is taken.
+ *
+ * Two options, both off by default: `volatility.sampleMs` takes the mids' returns over a longer
+ * interval (`sampled-volatility.ts`), so noise on the book mid does not inflate σ; with
+ * `volatility.fastHalfLifeMs` σ is the larger of the EWMA at `halfLifeMs` and at this shorter
+ * half-life, so a burst widens the quotes within seconds instead of minutes.
  */
 import type { Dec } from '../core/decimal.js';
 import type { PairMarket } from '../market/market-snapshot.js';
 import type { PairStrategyParams } from './params.js';
+import { sampledSigma } from './sampled-volatility.js';
 
 /** One price observation. */
 export interface PricePoint {
@@ -241,15 +247,29 @@ export function estimateSigma(
 ): SigmaEstimate | null {
   if (params.fixedSigma > 0) return { sigma: params.fixedSigma, source: 'fixed', returns: 0 };
   const halfLifeSec = params.halfLifeMs / 1000;
-  const fromMids = windowedSigma(rawReturns(market.mids ?? []), now, params.windowMs, halfLifeSec);
-  if (fromMids !== null && fromMids.returns >= params.minSamples) {
-    return { sigma: fromMids.sigma, source: 'mids', returns: fromMids.returns };
+  const fastSec = params.fastHalfLifeMs / 1000;
+  const mids = market.mids ?? [];
+  if (params.sampleMs > 0) {
+    const halfLives = fastSec > 0 ? [halfLifeSec, fastSec] : [halfLifeSec];
+    const sampled = sampledSigma(mids, now, params.windowMs, params.sampleMs, halfLives);
+    if (sampled !== null && sampled.returns >= params.minSamples) {
+      return { sigma: Math.max(...sampled.sigmas), source: 'mids', returns: sampled.returns };
+    }
+  } else {
+    const view = rawReturns(mids);
+    const fromMids = windowedSigma(view, now, params.windowMs, halfLifeSec);
+    if (fromMids !== null && fromMids.returns >= params.minSamples) {
+      const fast = fastSec > 0 ? windowedSigma(view, now, params.windowMs, fastSec) : null;
+      return { sigma: Math.max(fromMids.sigma, fast?.sigma ?? 0), source: 'mids', returns: fromMids.returns };
+    }
   }
   const trades = [...market.trades].reverse().map((t): PricePoint => ({ at: t.at, price: t.price }));
   const fromTrades = logReturns(trades, now, params.windowMs);
   if (fromTrades.length >= params.minSamples) {
     const sigma = ewmaSigma(fromTrades, halfLifeSec);
-    if (sigma !== null) return { sigma, source: 'trades', returns: fromTrades.length };
+    const fast = fastSec > 0 ? ewmaSigma(fromTrades, fastSec) : null;
+    if (sigma !== null)
+      return { sigma: Math.max(sigma, fast ?? 0), source: 'trades', returns: fromTrades.length };
   }
   return null;
 }

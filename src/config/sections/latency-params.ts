@@ -85,6 +85,20 @@ export const latencyParamSpecs = {
     45_000,
   ),
   cancelMs: MS('latency-aware: cancel time, ms, assumed until the pipeline has measured it.', 35_000),
+  jumpZ: param(
+    'latency-aware: a return between two consecutive book mids larger than this many σ·√(their interval) is a price jump (0 = off); while one lies within latency.jumpMemoryMs, both half-spreads widen by latency.jumpWidenBps.',
+    NON_NEG_NUM,
+    0,
+  ),
+  jumpMemoryMs: MS(
+    'latency-aware: how long, ms, a price jump seen in the mids keeps the half-spreads widened (within the mid history kept, 15 min).',
+    900_000,
+  ),
+  jumpWidenBps: param(
+    'latency-aware: bps added to both half-spreads while a price jump is remembered.',
+    BPS,
+    0,
+  ),
   priorSigmaBps: param(
     'latency-aware: σ of the reference, bps per √s, assumed until it can be estimated (0 = quote as the spread model until then).',
     NON_NEG_NUM,

@@ -195,6 +195,18 @@ export const pairParamSpecs = {
       10_000,
       10,
     ),
+    sampleMs: intParam(
+      'σ from the mids over returns at least this long, ms, one ending at every mid (a realised variance that book-mid noise does not inflate); 0 = returns between consecutive mids.',
+      0,
+      600_000,
+      0,
+    ),
+    fastHalfLifeMs: intParam(
+      'A second, shorter EWMA half-life, ms: σ is the larger of the two estimates, so a volatility burst widens the quotes within this time (0 = off).',
+      0,
+      86_400_000,
+      0,
+    ),
     fixedSigma: param(
       'A fixed σ of log returns per √second instead of the estimate (0 = estimate).',
       NON_NEG_NUM,

@@ -19,10 +19,14 @@
  * `latency.priorSigmaBps` (0: the pair is quoted as the plain spread model does, with the
  * reconciler's fixed tolerance), so the first quotes already carry their tolerance and are not
  * all repriced the moment the estimate arrives.
+ *
+ * With `latency.jumpZ` above 0, a price jump seen in the book mids within `latency.jumpMemoryMs`
+ * adds `latency.jumpWidenBps` to both half-spread floors (`jump-memory.ts`).
  */
 import { holdingsSkewBps } from '../inventory-skew.js';
 import type { PairStrategyParams } from '../params.js';
 import type { QuoteTolerance } from '../quote-types.js';
+import { jumpSeen } from '../jump-memory.js';
 import { estimateSigma } from '../volatility.js';
 import type { PipelineTiming } from '../../core/pipeline-timing.js';
 import type { ModelShape, QuotingModel } from './quoting-model.js';
@@ -37,29 +41,36 @@ export const latencyAwareModel: QuotingModel = {
     const prior = params.latency.priorSigmaBps;
     if (sigma === null && prior === 0) return spreadModel.shape(input);
     const sigmaBps = sigma === null ? prior : sigma.sigma * 10_000;
+    const l = params.latency;
+    const jumped = jumpSeen(market.mids ?? [], now, sigmaBps / 10_000, l.jumpZ, l.jumpMemoryMs);
     const shape = latencyAwareShape(
       sigmaBps,
       input.timing,
       params,
       holdingsSkewBps(holdings, share, params.inventory),
+      jumped ? l.jumpWidenBps : 0,
     );
     return { ok: true, shape };
   },
 };
 
-/** The model's numeric core: σ in bps per √s, the timing and the skew in; distances out. */
+/**
+ * The model's numeric core: σ in bps per √s, the timing, the skew and the jump widening
+ * (`latency.jumpWidenBps` while a jump is remembered, `jump-memory.ts`) in; distances out.
+ */
 export function latencyAwareShape(
   sigmaBps: number,
   timing: PipelineTiming,
   params: PairStrategyParams,
   centerShiftBps: number,
+  jumpWidenBps = 0,
 ): ModelShape {
   const l = params.latency;
   const placeSec = (timing.placementMs ?? l.placementMs) / 1000;
   const cancelSec = (timing.cancelMs ?? l.cancelMs) / 1000;
   const movePlace = sigmaBps * Math.sqrt(placeSec);
   const moveCancel = sigmaBps * Math.sqrt(cancelSec);
-  const floor = l.spreadZ * movePlace + l.marginBps;
+  const floor = l.spreadZ * movePlace + l.marginBps + jumpWidenBps;
   const bidBps = Math.max(params.spread.bidBps, floor);
   const askBps = Math.max(params.spread.askBps, floor);
   // The side the skew brings in reduces the position; its outside band narrows with the pressure.

@@ -1,0 +1,62 @@
+/**
+ * Price jumps seen in the book mids, for the latency-aware model's jump widening
+ * (`latency.jumpZ`, `jumpMemoryMs`, `jumpWidenBps`).
+ *
+ * On this venue a cancel lands about 35 s after it is sent, so a quote that a jump of the price
+ * runs through stays on the book, the best price in it, until the cancel lands: the next takers
+ * trade it at a price the market has left. No reaction after the jump can save that quote; what
+ * can be cut is the exposure to the next one. A market that has just jumped is taken to be one
+ * that jumps: while a jump lies within the memory, both half-spreads are widened, so fewer jumps
+ * reach a quote and each one that does runs less far through it.
+ *
+ * A jump is a return between two consecutive mids larger than `z·σ·√Δt`, σ the current estimate
+ * (per √s). The estimate includes the jump itself, so the test is conservative. Pure.
+ */
+import type { Dec } from '../core/decimal.js';
+import type { MidSample } from '../market/market-snapshot.js';
+
+/** Float values of the decimals seen (a poll's new mid array shares every older sample). */
+const floats = new WeakMap<Dec, number>();
+
+function floatOf(price: Dec): number {
+  let x = floats.get(price);
+  if (x === undefined) {
+    // A statistic: floats are exact enough for a log return.
+    x = price.toNumber();
+    floats.set(price, x);
+  }
+  return x;
+}
+
+/**
+ * Whether a return between consecutive `mids` (oldest first) ending within `memoryMs` of `now`
+ * is larger than `z·sigma·√Δt`. False when `z` or `sigma` is not positive. A sample not later
+ * than the one before it, or not positive, is skipped.
+ */
+export function jumpSeen(
+  mids: readonly MidSample[],
+  now: number,
+  sigma: number,
+  z: number,
+  memoryMs: number,
+): boolean {
+  if (!(z > 0) || !(sigma > 0)) return false;
+  // From the newest sample older than the memory (the start of the first return that ends in it).
+  let start = mids.length - 1;
+  while (start > 0 && mids[start]!.at >= now - memoryMs) start -= 1;
+  let prevAt = -Infinity;
+  let prevX = 0;
+  for (let i = Math.max(0, start); i < mids.length; i++) {
+    const m = mids[i]!;
+    if (m.at > now) break;
+    const x = floatOf(m.price);
+    if (!(x > 0) || m.at <= prevAt) continue;
+    if (prevX > 0 && m.at >= now - memoryMs) {
+      const dtSec = (m.at - prevAt) / 1000;
+      if (Math.abs(Math.log(x / prevX)) > z * sigma * Math.sqrt(dtSec)) return true;
+    }
+    prevAt = m.at;
+    prevX = x;
+  }
+  return false;
+}
