@@ -89,6 +89,23 @@ export function floatNear(x: Dec): number {
   return x.s < 0 ? -v : v;
 }
 
+/** `toNumber()` of each decimal seen, remembered by the (immutable) value. */
+const floats = new WeakMap<Dec, number>();
+
+/**
+ * `x.toNumber()`, remembered for as long as `x` lives: a statistic over a price history reads
+ * the same samples on every pass (a poll's new history shares every older sample). Floats for
+ * statistics only; a double never stands for money.
+ */
+export function floatOf(x: Dec): number {
+  let v = floats.get(x);
+  if (v === undefined) {
+    v = x.toNumber();
+    floats.set(x, v);
+  }
+  return v;
+}
+
 /**
  * `a.cmp(b)` (−1, 0, 1), decided by {@link floatNear} when the doubles are further apart than
  * both their errors (2·10⁻¹⁵ of the larger), which fixes the order of the decimals too; closer,

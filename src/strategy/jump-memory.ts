@@ -12,21 +12,8 @@
  * A jump is a return between two consecutive mids larger than `z·σ·√Δt`, σ the current estimate
  * (per √s). The estimate includes the jump itself, so the test is conservative. Pure.
  */
-import type { Dec } from '../core/decimal.js';
+import { floatOf } from '../core/decimal.js';
 import type { MidSample } from '../market/market-snapshot.js';
-
-/** Float values of the decimals seen (a poll's new mid array shares every older sample). */
-const floats = new WeakMap<Dec, number>();
-
-function floatOf(price: Dec): number {
-  let x = floats.get(price);
-  if (x === undefined) {
-    // A statistic: floats are exact enough for a log return.
-    x = price.toNumber();
-    floats.set(price, x);
-  }
-  return x;
-}
 
 /**
  * Whether a return between consecutive `mids` (oldest first) ending within `memoryMs` of `now`

@@ -15,20 +15,8 @@
  * for. Both samples of a return lie in `[now − windowMs, now]`. Pure; floats only for the
  * statistic.
  */
-import type { Dec } from '../core/decimal.js';
+import { floatOf } from '../core/decimal.js';
 import type { MidSample } from '../market/market-snapshot.js';
-
-/** Float values of the decimals seen (a poll's new mid array shares every older sample). */
-const floats = new WeakMap<Dec, number>();
-
-function floatOf(price: Dec): number {
-  let x = floats.get(price);
-  if (x === undefined) {
-    x = price.toNumber();
-    floats.set(price, x);
-  }
-  return x;
-}
 
 /** σ per √second for each half-life asked for, and how many returns it is made of. */
 export interface SampledSigma {

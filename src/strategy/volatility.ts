@@ -20,7 +20,7 @@
  * `volatility.fastHalfLifeMs` σ is the larger of the EWMA at `halfLifeMs` and at this shorter
  * half-life, so a burst widens the quotes within seconds instead of minutes.
  */
-import type { Dec } from '../core/decimal.js';
+import { floatOf, type Dec } from '../core/decimal.js';
 import type { PairMarket } from '../market/market-snapshot.js';
 import type { PairStrategyParams } from './params.js';
 import { sampledSigma } from './sampled-volatility.js';
@@ -83,18 +83,6 @@ interface ReturnsView {
  * to it. A memo of a pure function, so the estimator stays pure.
  */
 const memo = new WeakMap<readonly PricePoint[], ReturnsView>();
-
-/** Float values of the decimals seen (a poll's new mid array shares every older sample). */
-const floats = new WeakMap<Dec, number>();
-
-function floatOf(price: Dec): number {
-  let x = floats.get(price);
-  if (x === undefined) {
-    x = price.toNumber();
-    floats.set(price, x);
-  }
-  return x;
-}
 
 /**
  * Raw returns ending at the last sample of the newest history seen: a poll's new mid history is
