@@ -113,6 +113,14 @@ async function until(env: SimEnv, done: () => boolean, maxMs: number, stepMs = 2
   for (let t = 0; t < maxMs && !done(); t += stepMs) await env.tick(stepMs);
 }
 
+/** Hands `n` placements to the firm at once and waits for every outcome. */
+async function placeAll(f: Firm, firm: FirmEngine, n: number): Promise<PlacementOutcome[]> {
+  const outcomes: PlacementOutcome[] = [];
+  for (let i = 0; i < n; i++) void firm.place(intent(i)).then((o) => outcomes.push(o));
+  await until(f.env, () => outcomes.length === n, 300_000);
+  return outcomes;
+}
+
 const partyOf = (f: Firm, o: OrderTruth): string =>
   o.partyId === f.env.partyId ? 'a' : o.partyId === f.b.partyId ? 'b' : '?';
 
@@ -131,9 +139,7 @@ describe('FirmEngine on the simulator', () => {
     const f = twoParties();
     const firm = f.build();
     await settle(f.env, firm.start());
-    const outcomes: PlacementOutcome[] = [];
-    for (let n = 0; n < 4; n++) void firm.place(intent(n)).then((o) => outcomes.push(o));
-    await until(f.env, () => outcomes.length === 4, 300_000);
+    const outcomes = await placeAll(f, firm, 4);
     expect(outcomes.map((o) => o.kind)).toEqual(['placed', 'placed', 'placed', 'placed']);
     const live = liveOf(f);
     expect(live.map((o) => partyOf(f, o)).sort()).toEqual(['a', 'a', 'b', 'b']);
@@ -172,9 +178,7 @@ describe('FirmEngine on the simulator', () => {
     const f = twoParties('fast', 1);
     const firm = f.build();
     await settle(f.env, firm.start());
-    const outcomes: PlacementOutcome[] = [];
-    for (let n = 0; n < 4; n++) void firm.place(intent(n)).then((o) => outcomes.push(o));
-    await until(f.env, () => outcomes.length === 4, 300_000);
+    const outcomes = await placeAll(f, firm, 4);
     expect(outcomes.map((o) => o.kind)).toEqual(['placed', 'placed', 'placed', 'placed']);
     // Without a's limit the list order would give a two of the four (the first test).
     expect(firm.report().map((r) => [r.name, r.placed])).toEqual([
