@@ -30,6 +30,7 @@ it('the same seed and config give an identical report.json (1 simulated hour, fa
       invariantBreaks: { total: number };
       abandonedPrepares: number;
       abandonedBy: Record<string, number>;
+      placementOutcomes: Record<string, number>;
     }[];
   };
   const run = report.runs[0]!;
@@ -38,6 +39,9 @@ it('the same seed and config give an identical report.json (1 simulated hour, fa
   // Every prepare the venue saw go unsubmitted, the daemon reported with why (no fault here).
   expect(run.abandonedPrepares).toBeGreaterThan(0);
   expect(Object.values(run.abandonedBy).reduce((x, y) => x + y, 0)).toBe(run.abandonedPrepares);
+  // The daemon's own placement outcomes agree with the venue's ground truth: every order the venue
+  // took, the daemon saw rest (no fault, no fill before its first read at these latencies).
+  expect(run.placementOutcomes['placed']).toBe(run.placements);
   // Progress went to stderr, a line per tenth (stderr is not a terminal here).
   expect(first.err.join('').match(/simulated \(\d+ %\)/g)?.length).toBe(10);
 }, 120_000);

@@ -98,6 +98,14 @@ export const FIGURES: readonly FigureDef[] = [
     (f) => f.abandonedBy['band'] ?? 0,
     'count',
   ),
+  def(
+    'noPartyPlacements',
+    'placements no party could take (firm)',
+    'lower',
+    (f) =>
+      Object.entries(f.placementOutcomes).reduce((n, [k, v]) => (k.startsWith('no-party:') ? n + v : n), 0),
+    'count',
+  ),
   def('expiredPrepares', 'expired prepares', 'lower', (f) => f.expiredPrepares, 'count'),
   def('fills', 'fills', 'higher', (f) => f.fills, 'count'),
   def('volumeQuote', 'volume (quote)', 'higher', (f) => new Dec(f.volumeQuote), 'money'),

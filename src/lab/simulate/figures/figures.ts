@@ -94,6 +94,8 @@ export interface RunFigures {
   readonly abandonedPrepares: number;
   /** The daemon's abandoned prepares by why (see `SimCapture.abandonedBy`). */
   readonly abandonedBy: Readonly<Record<string, number>>;
+  /** The daemon's finished placements by outcome (see `SimCapture.placementOutcomes`). */
+  readonly placementOutcomes: Readonly<Record<string, number>>;
   readonly expiredPrepares: number;
   readonly failedPlacements: number;
   readonly fills: number;
@@ -214,6 +216,7 @@ export function runFigures(
     cancelsPerHour: round(hours > 0 ? pipe.cancels / hours : 0, 3),
     abandonedPrepares: pipe.abandonedPrepares,
     abandonedBy: { ...c.abandonedBy },
+    placementOutcomes: { ...c.placementOutcomes },
     expiredPrepares: pipe.expiredPrepares,
     failedPlacements: pipe.failedPlacements,
     fills: fills.length,

@@ -57,6 +57,11 @@ export interface SimCapture {
    * check's cause for `not-wanted`, else the reason).
    */
   readonly abandonedBy: Readonly<Record<string, number>>;
+  /**
+   * The daemon's finished placements by outcome (its `placement` events: `placed`, `not-wanted`,
+   * …; `no-party:<reason>` when no party of the firm could take it, `firm/party-allocator.ts`).
+   */
+  readonly placementOutcomes: Readonly<Record<string, number>>;
   readonly log: LogTally;
   /** The venue's latency ranges in force (the profile with its overrides). */
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
@@ -75,6 +80,7 @@ export interface CaptureInput {
   readonly cycles: number;
   readonly guards: readonly GuardEpisode[];
   readonly abandonedBy: Readonly<Record<string, number>>;
+  readonly placementOutcomes: Readonly<Record<string, number>>;
   readonly log: LogTally;
   readonly latencyRanges: Readonly<Record<LatencyKey, LatencyRange>>;
 }
@@ -121,6 +127,7 @@ export function captureTruth(i: CaptureInput): SimCapture {
     cycles: i.cycles,
     guards: i.guards,
     abandonedBy: { ...i.abandonedBy },
+    placementOutcomes: { ...i.placementOutcomes },
     log: i.log,
     latencyRanges: i.latencyRanges,
   };

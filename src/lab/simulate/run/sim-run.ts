@@ -123,6 +123,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
     const slots = new Map<string, string>();
     const guards = new GuardEpisodes();
     const abandonedBy: Record<string, number> = {};
+    const placementOutcomes: Record<string, number> = {};
     built.subscribe((e) => {
       if (e.type === 'cycle') {
         cycles += 1;
@@ -131,6 +132,11 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       if (e.type === 'prepare-abandoned') {
         const why = e.cause ?? e.reason;
         abandonedBy[why] = (abandonedBy[why] ?? 0) + 1;
+      }
+      if (e.type === 'placement') {
+        const o = e.outcome;
+        const what = o.kind === 'no-party' ? `no-party:${o.reason}` : o.kind;
+        placementOutcomes[what] = (placementOutcomes[what] ?? 0) + 1;
       }
       // The registry may forget terminal orders: note each order's slot as it is created.
       if (e.type !== 'order-transition' || e.from !== null) return;
@@ -162,6 +168,7 @@ export async function runSimulation(o: SimRunOptions): Promise<SimCapture> {
       cycles,
       guards: guards.episodes(end),
       abandonedBy,
+      placementOutcomes,
       // A copy taken now: the teardown below (a stop without cancels) logs about orders it leaves
       // to the next start, which is not part of the run.
       log: { ...tally, messages: [...tally.messages] },

@@ -248,6 +248,7 @@ export function syntheticCapture(over: Partial<SimCapture> = {}): SimCapture {
     initialBalances: { BTC: '10', USDC: '1000' },
     cycles: 600,
     abandonedBy: {},
+    placementOutcomes: {},
     guards: [],
     log: { warn: 0, error: 0, messages: [] },
     latencyRanges: profileRanges('realistic'),
