@@ -10,15 +10,18 @@
  * reach a quote and each one that does runs less far through it.
  *
  * A jump is a return between two consecutive mids larger than `z·σ·√Δt`, σ the current estimate
- * (per √s). The estimate includes the jump itself, so the test is conservative. Pure.
+ * (per √s), and larger than `latency.jumpMinBps`. The estimate includes the jump itself, so the
+ * test is conservative. The floor is there because the book mid moves in steps: a level taken or
+ * requoted moves it by a few bps at once, which in a calm market is many σ·√Δt of a one-poll
+ * interval without being a jump of the price. Pure.
  */
 import { floatOf } from '../core/decimal.js';
 import type { MidSample } from '../market/market-snapshot.js';
 
 /**
  * Whether a return between consecutive `mids` (oldest first) ending within `memoryMs` of `now`
- * is larger than `z·sigma·√Δt`. False when `z` or `sigma` is not positive. A sample not later
- * than the one before it, or not positive, is skipped.
+ * is larger than `z·sigma·√Δt` and than `minBps` (0: no floor). False when `z` or `sigma` is not
+ * positive. A sample not later than the one before it, or not positive, is skipped.
  */
 export function jumpSeen(
   mids: readonly MidSample[],
@@ -26,8 +29,10 @@ export function jumpSeen(
   sigma: number,
   z: number,
   memoryMs: number,
+  minBps: number,
 ): boolean {
   if (!(z > 0) || !(sigma > 0)) return false;
+  const floor = Math.max(0, minBps) / 10_000;
   // From the newest sample older than the memory (the start of the first return that ends in it).
   let start = mids.length - 1;
   while (start > 0 && mids[start]!.at >= now - memoryMs) start -= 1;
@@ -40,7 +45,8 @@ export function jumpSeen(
     if (!(x > 0) || m.at <= prevAt) continue;
     if (prevX > 0 && m.at >= now - memoryMs) {
       const dtSec = (m.at - prevAt) / 1000;
-      if (Math.abs(Math.log(x / prevX)) > z * sigma * Math.sqrt(dtSec)) return true;
+      const r = Math.abs(Math.log(x / prevX));
+      if (r > z * sigma * Math.sqrt(dtSec) && r > floor) return true;
     }
     prevAt = m.at;
     prevX = x;

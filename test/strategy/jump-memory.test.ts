@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { latencyParamSpecs } from '../../src/config/sections/latency-params.js';
 import { jumpSeen } from '../../src/strategy/jump-memory.js';
 import { latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
 import { NOW, d, pairParams } from './support/fixtures.js';
@@ -9,7 +10,7 @@ const pt = (secondsAgo: number, price: number) => ({ at: NOW - secondsAgo * 1000
 const SIGMA = 1e-4;
 const bp = (n: number) => 100 * (1 + n * 1e-4);
 
-describe('jumpSeen: a consecutive-mid return above z·σ·√Δt within the memory', () => {
+describe('jumpSeen: a consecutive-mid return above z·σ·√Δt within the memory (no floor)', () => {
   it.each([
     {
       name: 'a 10 σ step, 5 s ago, z 6',
@@ -72,7 +73,99 @@ describe('jumpSeen: a consecutive-mid return above z·σ·√Δt within the memo
     },
     { name: 'no mids', mids: [], z: 6, memoryMs: 60_000, seen: false },
   ])('$name', ({ mids, z, memoryMs, seen }) => {
-    expect(jumpSeen(mids, NOW, SIGMA, z, memoryMs)).toBe(seen);
+    expect(jumpSeen(mids, NOW, SIGMA, z, memoryMs, 0)).toBe(seen);
+  });
+});
+
+describe('jumpSeen with latency.jumpMinBps: a jump must also be larger than the floor', () => {
+  // σ 1 bp per √s as above; `decides` names the test that sets the answer.
+  it.each([
+    { name: 'a 10 bps step in 1 s, no floor', step: 10, dtSec: 1, z: 6, minBps: 0, seen: true, decides: 'z' },
+    {
+      name: 'the same step under a 15 bps floor',
+      step: 10,
+      dtSec: 1,
+      z: 6,
+      minBps: 15,
+      seen: false,
+      decides: 'floor',
+    },
+    {
+      name: 'a 20 bps step in 1 s, 15 bps floor',
+      step: 20,
+      dtSec: 1,
+      z: 6,
+      minBps: 15,
+      seen: true,
+      decides: 'both',
+    },
+    // ln(1.0015) is just under 15 bps: strictly above the floor is required.
+    {
+      name: 'a step of just under the floor',
+      step: 15,
+      dtSec: 1,
+      z: 6,
+      minBps: 15,
+      seen: false,
+      decides: 'floor',
+    },
+    {
+      name: 'the same step, floor 14.9 bps',
+      step: 15,
+      dtSec: 1,
+      z: 6,
+      minBps: 14.9,
+      seen: true,
+      decides: 'both',
+    },
+    // 20 bps over 16 s is 5 σ·√Δt: above the floor, below z.
+    {
+      name: 'a 20 bps step over 16 s, floor 15',
+      step: 20,
+      dtSec: 16,
+      z: 6,
+      minBps: 15,
+      seen: false,
+      decides: 'z',
+    },
+    {
+      name: 'a 10 bps step over 4 s, floor 5',
+      step: 10,
+      dtSec: 4,
+      z: 6,
+      minBps: 5,
+      seen: false,
+      decides: 'z',
+    },
+    { name: 'a 50 bps step with z 0 (off)', step: 50, dtSec: 1, z: 0, minBps: 15, seen: false, decides: 'z' },
+    { name: 'a negative floor is no floor', step: 10, dtSec: 1, z: 6, minBps: -5, seen: true, decides: 'z' },
+  ])('$name: $seen ($decides)', ({ step, dtSec, z, minBps, seen }) => {
+    const mids = [pt(dtSec + 1, bp(0)), pt(1, bp(step)), pt(0, bp(step))];
+    expect(jumpSeen(mids, NOW, SIGMA, z, 60_000, minBps)).toBe(seen);
+  });
+});
+
+describe('latency.jumpMinBps: the param-spec row', () => {
+  const spec = latencyParamSpecs.jumpMinBps;
+
+  it('defaults to 0 (no floor: latency.jumpZ alone decides, as before the key)', () => {
+    expect(spec.default).toBe(0);
+    expect(pairParams({ model: 'latency-aware' }).latency.jumpMinBps).toBe(0);
+  });
+
+  it.each([
+    { value: 15, ok: true },
+    { value: 0, ok: true },
+    { value: 10_000, ok: true },
+    { value: -1, ok: false },
+    { value: 10_001, ok: false },
+    { value: '15', ok: false },
+  ])('accepts $value: $ok', ({ value, ok }) => {
+    expect(spec.schema.safeParse(value).success).toBe(ok);
+  });
+
+  it('reaches the pair parameters', () => {
+    expect(pairParams({ model: 'latency-aware', latency: { jumpMinBps: 15 } }).latency.jumpMinBps).toBe(15);
   });
 });
 

@@ -90,6 +90,11 @@ export const latencyParamSpecs = {
     NON_NEG_NUM,
     0,
   ),
+  jumpMinBps: param(
+    'latency-aware: a return between consecutive book mids is a price jump only if it is also larger than this many bps (0 = no floor, latency.jumpZ alone decides): the book mid moves by a few bps when a level is taken or requoted, which in a calm market is many σ·√Δt without being a jump.',
+    BPS,
+    0,
+  ),
   jumpMemoryMs: MS(
     'latency-aware: how long, ms, a price jump seen in the mids keeps the half-spreads widened (within the mid history kept, 15 min).',
     900_000,

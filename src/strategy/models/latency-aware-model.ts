@@ -21,7 +21,8 @@
  * all repriced the moment the estimate arrives.
  *
  * With `latency.jumpZ` above 0, a price jump seen in the book mids within `latency.jumpMemoryMs`
- * adds `latency.jumpWidenBps` to both half-spread floors (`jump-memory.ts`).
+ * (a return above `jumpZ`·σ·√Δt and above `latency.jumpMinBps`) adds `latency.jumpWidenBps` to
+ * both half-spread floors (`jump-memory.ts`).
  */
 import { holdingsSkewBps } from '../inventory-skew.js';
 import type { PairStrategyParams } from '../params.js';
@@ -42,7 +43,8 @@ export const latencyAwareModel: QuotingModel = {
     if (sigma === null && prior === 0) return spreadModel.shape(input);
     const sigmaBps = sigma === null ? prior : sigma.sigma * 10_000;
     const l = params.latency;
-    const jumped = jumpSeen(market.mids ?? [], now, sigmaBps / 10_000, l.jumpZ, l.jumpMemoryMs);
+    const mids = market.mids ?? [];
+    const jumped = jumpSeen(mids, now, sigmaBps / 10_000, l.jumpZ, l.jumpMemoryMs, l.jumpMinBps);
     const shape = latencyAwareShape(
       sigmaBps,
       input.timing,
