@@ -72,10 +72,12 @@ export class FirmParties {
   reads(): FirmReads {
     return {
       balances: async (signal) => {
+        const marks = this.wallets.marks();
         const results = await Promise.allSettled(this.venues.map((v) => v.getBalances({ signal })));
         const at = this.o.clock.now();
         results.forEach((r, i) => {
-          if (r.status === 'fulfilled') this.wallets.record(this.identities[i]!.name, at, r.value);
+          const name = this.identities[i]!.name;
+          if (r.status === 'fulfilled') this.wallets.record(name, at, r.value, marks.get(name));
         });
         const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         try {

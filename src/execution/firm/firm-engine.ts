@@ -24,6 +24,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Dec } from '../../core/decimal.js';
 import type { Side } from '../../core/order-terms.js';
+import { isCommitted } from '../../orders/fsm/index.js';
 import type { FillMarkInput, FillRecord } from '../../orders/journal/index.js';
 import { isAccountFailure, isCredentialFailure } from '../../venue/errors.js';
 import {
@@ -145,6 +146,16 @@ export class FirmEngine implements TradingEngine {
     this.inventory = new FirmInventory(() => this.liveEngines().map((e) => e.inventory));
     this.fills = new FirmFills(this.slots.map((s) => s.engine));
     for (const s of this.slots) s.engine.subscribe((e) => this.emit(e));
+    o.wallets.trackOrders((party) => {
+      const s = this.slots.find((x) => x.name === party);
+      if (s === undefined || s.engine.state === 'created') return new Set();
+      return new Set(
+        s.engine.orders
+          .active()
+          .filter((x) => isCommitted(x.state))
+          .map((x) => x.key),
+      );
+    });
   }
 
   /** The parties' names, primary first. */

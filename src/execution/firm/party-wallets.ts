@@ -1,9 +1,12 @@
 /**
  * Each party's wallet as the allocator and the operator see it: the balances its own GET
  * /balances last returned, and what it can still lock now — the polled `available` less what
- * its orders placed since that poll lock, and less the placements handed to its pipeline and not
- * yet in its registry. Fills and cancels since the poll are not added back: the figure errs low,
- * so the allocator never counts on funds a party may not have (the next poll corrects it).
+ * every active order of its locks, except the orders that already rested on the book when the
+ * read was sent (their lock is in the read's `locked`), and less the placements handed to its
+ * pipeline and not yet in its registry. A placement in flight across the read is counted: it
+ * may commit after the venue took its figures, and counting it twice only errs low. Fills and
+ * cancels since the poll are not added back: the figure errs low, so the allocator never counts
+ * on funds a party may not have (the next poll corrects it).
  *
  * The firm's balances (what the strategy plans with) are the sum over the parties, read by one
  * poller that reads every party's balances at once: a party whose read fails keeps its last
@@ -18,7 +21,14 @@ import type { Balance } from '../../venue/schemas.js';
 export interface PolledWallet {
   readonly at: number;
   readonly balances: readonly Balance[];
+  /** Keys of its orders that rested on the book when the read was sent (see {@link PartyWallets.marks}). */
+  readonly settled: ReadonlySet<string>;
 }
+
+/** The keys of a party's orders resting on the book now (its committed orders). */
+export type CommittedKeys = (party: string) => ReadonlySet<string>;
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** A lock on a party's funds: a placement handed out, or an order. */
 export interface FundsLock {
@@ -41,12 +51,30 @@ function addLock(into: Map<string, Dec>, lock: FundsLock): void {
 /** The balances of every party, by party name; see the module doc. */
 export class PartyWallets {
   private readonly polled = new Map<string, PolledWallet>();
+  private committed: CommittedKeys | null = null;
 
   constructor(private readonly names: readonly string[]) {}
 
-  /** Records a party's fresh balances. */
-  record(party: string, at: number, balances: readonly Balance[]): void {
-    this.polled.set(party, { at, balances });
+  /** Lets {@link marks} see each party's committed orders (the firm's engine, once built). */
+  trackOrders(committed: CommittedKeys): void {
+    this.committed = committed;
+  }
+
+  /**
+   * Taken just before balances are read: per party, the keys of its orders resting then. Their
+   * locks are in the read's `locked`; every other active order's lock may not be.
+   */
+  marks(): Map<string, ReadonlySet<string>> {
+    const committed = this.committed;
+    return new Map(this.names.map((n) => [n, committed === null ? NONE : new Set(committed(n))]));
+  }
+
+  /**
+   * Records a party's fresh balances, with the keys of its orders that rested when the read was
+   * sent (`marks()`); none given: every active order is counted against them (errs low).
+   */
+  record(party: string, at: number, balances: readonly Balance[], settled: ReadonlySet<string> = NONE): void {
+    this.polled.set(party, { at, balances, settled });
   }
 
   /** A party's last read, or undefined before its first. */
@@ -78,7 +106,8 @@ export class PartyWallets {
 
   /**
    * What `party` can still lock, by instrument, or null before its first read: its polled
-   * `available`, less its active orders created since the poll and the placements `handedOut`.
+   * `available`, less its active orders that did not rest when the read was sent and the
+   * placements `handedOut`.
    */
   funds(
     party: string,
@@ -91,7 +120,7 @@ export class PartyWallets {
     const locks = new Map<string, Dec>();
     for (const o of orders) {
       const p = pairOf(o.pair);
-      if (o.createdAt <= w.at || p === undefined) continue;
+      if (w.settled.has(o.key) || p === undefined) continue;
       addLock(locks, { ...p, side: o.side, price: o.price, quantity: remaining(o) });
     }
     for (const l of handedOut) addLock(locks, l);

@@ -4,6 +4,8 @@ import { FirmFills } from '../../../src/execution/firm/firm-fills.js';
 import { FirmInventory } from '../../../src/execution/firm/firm-views.js';
 import { Inventory } from '../../../src/execution/inventory.js';
 import { PartyWallets } from '../../../src/execution/firm/party-wallets.js';
+import { newIntent, type TrackedOrder } from '../../../src/orders/fsm/index.js';
+import type { OrderState } from '../../../src/orders/fsm/index.js';
 import type { FillRecord } from '../../../src/orders/journal/index.js';
 
 const fill = (seq: number, at: number, side: 'BUY' | 'SELL', qty: string): FillRecord => ({
@@ -83,5 +85,74 @@ describe('the firm as one', () => {
       ['BTC', '0.75'],
     ]);
     expect(w.funds('c', [], [], pairOf)).toBeNull();
+  });
+
+  // A read sent at 1 000 while order `rested` was on the book. Each row: one active order of the
+  // party, and what its funds are then (10 000 USDC and 1 BTC available in the read).
+  const order = (
+    key: string,
+    state: OrderState,
+    createdAt: number,
+    side: 'BUY' | 'SELL',
+    qty: string,
+  ): TrackedOrder => ({
+    ...newIntent({
+      key,
+      slot: 's',
+      pair: 'BTC/USDC',
+      side,
+      price: dec('60000'),
+      quantity: dec(qty),
+      clientOrderId: key,
+      at: createdAt,
+    }),
+    state,
+  });
+  it.each([
+    [
+      'resting when the read was sent: its lock is in the read',
+      order('rested', 'OPEN', 500, 'BUY', '0.1'),
+      '10000',
+      '1',
+    ],
+    [
+      'in flight across the read (created before, rests now): counted',
+      order('crossed', 'OPEN', 900, 'BUY', '0.05'),
+      '7000',
+      '1',
+    ],
+    [
+      'submitted before the read, not yet confirmed: counted',
+      order('pending', 'SUBMITTED', 950, 'SELL', '0.25'),
+      '10000',
+      '0.75',
+    ],
+    ['created after the read: counted', order('later', 'PREPARING', 1_500, 'SELL', '0.2'), '10000', '0.8'],
+  ])('%s', (_why, o, usdc, btc) => {
+    const w = new PartyWallets(['a']);
+    w.trackOrders(() => new Set(['rested']));
+    const marks = w.marks();
+    w.record(
+      'a',
+      1_000,
+      [
+        { instrument: 'USDC', available: '10000', locked: '6000' },
+        { instrument: 'BTC', available: '1', locked: '0' },
+      ],
+      marks.get('a'),
+    );
+    const funds = w.funds('a', [o], [], () => ({ base: 'BTC', quote: 'USDC' }));
+    expect([funds!.get('USDC')!.toFixed(), funds!.get('BTC')!.toFixed()]).toEqual([usdc, btc]);
+  });
+
+  it('a read recorded without marks counts every active order (errs low)', () => {
+    const w = new PartyWallets(['a']);
+    expect(w.marks().get('a')!.size).toBe(0);
+    w.record('a', 1_000, [{ instrument: 'USDC', available: '10000', locked: '6000' }]);
+    const funds = w.funds('a', [order('rested', 'OPEN', 500, 'BUY', '0.1')], [], () => ({
+      base: 'BTC',
+      quote: 'USDC',
+    }));
+    expect(funds!.get('USDC')!.toFixed()).toBe('4000');
   });
 });
