@@ -91,13 +91,13 @@ export function createPartyMetrics(f: MetricFactory): PartyMetrics {
     ),
     funds: f.gauge(
       'ledger_mm_party_funding_headroom',
-      'What a party can still lock per instrument: its last available balance less what it placed since (errs low).',
+      'What a party can still lock per instrument: its last available balance less what its orders in flight across that read and since lock (errs low).',
       ['party', 'instrument'],
       true,
     ),
     canFund: f.gauge(
       'ledger_mm_party_can_fund',
-      '1 when a party can fund one more quote of the size last asked for on the pair and side (a BUY locks quote, a SELL base), else 0.',
+      '1 when a party holds enough to fund one quote of the size last asked for on the pair and side (a BUY locks quote, a SELL base; funds its own quotes lock count), else 0.',
       ['party', 'pair', 'side'],
       true,
     ),

@@ -1,12 +1,15 @@
 /**
  * The firm's parties as the operator sees them (metrics, `/status`): each party's state from the
  * firm engine, its balances as last read, what it can still lock, and per pair and side whether
- * it can fund one more quote of the size the strategy last asked for. The funding watch turns a
- * side a party has not been able to fund for a minute into one `party-funding` event (a WARN in the log), and its
- * return into another: fills move base into some parties and quote into others, and the venue
- * has no transfers, so an operator rebalances on the ledger (`docs/operations/parties.md`).
+ * it holds enough to fund one quote of the size the strategy last asked for: its last read's
+ * `available` plus `locked` of the instrument, so funds its own quotes hold count as funding
+ * (a party whose base all rests in its own asks is quoting, not drifting). The funding watch
+ * turns a side a party has not been able to fund for a minute into one `party-funding` event (a
+ * WARN in the log), and its return into another: fills move base into some parties and quote
+ * into others, and the venue has no transfers, so an operator rebalances on the ledger
+ * (`docs/operations/parties.md`).
  */
-import type { Dec } from '../../core/decimal.js';
+import { Dec, ZERO } from '../../core/decimal.js';
 import type { Side } from '../../core/order-terms.js';
 import type { FirmEngine } from '../../execution/firm/firm-engine.js';
 import type { PartyWallets } from '../../execution/firm/party-wallets.js';
@@ -25,7 +28,7 @@ export interface PartyFundingEvent {
 
 /** Each party's view; see the module doc. */
 export function firmPartyViews(
-  engine: FirmEngine,
+  engine: Pick<FirmEngine, 'report'>,
   wallets: PartyWallets,
   quotes: readonly DesiredQuote[],
   pairOf: (pair: string) => { readonly base: string; readonly quote: string } | undefined,
@@ -46,10 +49,14 @@ export function firmPartyViews(
     for (const b of wallets.last(r.name)?.balances ?? []) balances[b.instrument] = b.available;
     const funds: Record<string, string> = {};
     for (const [instrument, v] of r.funds ?? []) funds[instrument] = v.toFixed();
+    const held = new Map<string, Dec>();
+    for (const b of wallets.last(r.name)?.balances ?? [])
+      held.set(b.instrument, new Dec(b.available).plus(new Dec(b.locked)));
+    const read = wallets.last(r.name) !== undefined;
     const canFund = [...need.values()].map((n) => ({
       pair: n.pair,
       side: n.side,
-      ok: r.funds === null || (r.funds.get(n.instrument)?.gte(n.amount) ?? false),
+      ok: !read || (held.get(n.instrument) ?? ZERO).gte(n.amount),
     }));
     return {
       name: r.name,
