@@ -46,17 +46,19 @@ export function firmPartyViews(
   }
   return engine.report().map((r) => {
     const balances: Record<string, string> = {};
-    for (const b of wallets.last(r.name)?.balances ?? []) balances[b.instrument] = b.available;
+    const last = wallets.last(r.name);
+    // What the party holds of each instrument: free, or locked in its own orders.
+    const held = new Map<string, Dec>();
+    for (const b of last?.balances ?? []) {
+      balances[b.instrument] = b.available;
+      held.set(b.instrument, new Dec(b.available).plus(new Dec(b.locked)));
+    }
     const funds: Record<string, string> = {};
     for (const [instrument, v] of r.funds ?? []) funds[instrument] = v.toFixed();
-    const held = new Map<string, Dec>();
-    for (const b of wallets.last(r.name)?.balances ?? [])
-      held.set(b.instrument, new Dec(b.available).plus(new Dec(b.locked)));
-    const read = wallets.last(r.name) !== undefined;
     const canFund = [...need.values()].map((n) => ({
       pair: n.pair,
       side: n.side,
-      ok: !read || (held.get(n.instrument) ?? ZERO).gte(n.amount),
+      ok: last === undefined || (held.get(n.instrument) ?? ZERO).gte(n.amount),
     }));
     return {
       name: r.name,
