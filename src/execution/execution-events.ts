@@ -62,8 +62,8 @@ export type PlacementOutcome = PlacementRef &
     | {
         /**
          * No party of the firm could take it (none serves the pair and side, every one dropped
-         * out, out of its per-minute budget, at its open-order cap or short of funds: `firm/party-allocator.ts`). Nothing was
-         * sent; not a pipeline failure.
+         * out, out of its per-minute budget, at its open-order cap or short of funds:
+         * `firm/party-allocator.ts`). Nothing was sent; not a pipeline failure.
          */
         readonly kind: 'no-party';
         readonly reason: NoPartyReason;
