@@ -44,7 +44,8 @@ export interface PairInventory {
   readonly unpricedFills: number;
 }
 
-function empty(pair: string): PairInventory {
+/** A pair with no holdings and no fills. */
+export function emptyInventory(pair: string): PairInventory {
   return {
     pair,
     base: ZERO,
@@ -76,7 +77,7 @@ export class Inventory {
   apply(fill: InventoryFill): PairInventory {
     if (!fill.quantity.gt(ZERO)) throw new RangeError(`fill quantity must be positive (${fill.pair})`);
     if (fill.side !== 'BUY' && fill.side !== 'SELL') throw new RangeError(`unknown fill side ${fill.side}`);
-    const cur = this.pairs.get(fill.pair) ?? empty(fill.pair);
+    const cur = this.pairs.get(fill.pair) ?? emptyInventory(fill.pair);
     const q = fill.quantity;
     const notional = fill.price === null ? null : fill.price.times(q);
     const buy = fill.side === 'BUY';
@@ -97,7 +98,7 @@ export class Inventory {
 
   /** The inventory of one pair (zeros when it never filled). */
   get(pair: string): PairInventory {
-    return this.pairs.get(pair) ?? empty(pair);
+    return this.pairs.get(pair) ?? emptyInventory(pair);
   }
 
   /** Every pair that filled, by name. */

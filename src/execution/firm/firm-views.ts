@@ -9,11 +9,10 @@
  * and a registry key is made from its clientOrderId. Registry slots are the firm's: the dispatch
  * keeps one order per slot whichever party holds it.
  */
-import { ZERO } from '../../core/decimal.js';
 import { ORDER_STATES, type OrderState, type TrackedOrder } from '../../orders/fsm/index.js';
 import type { OrderFilter, PairExposure, SideExposure, SlotViolation } from '../../orders/order-registry.js';
 import type { OrdersView } from '../engine-types.js';
-import type { InventoryView, PairInventory } from '../inventory.js';
+import { emptyInventory, type InventoryView, type PairInventory } from '../inventory.js';
 
 function sumSide(a: SideExposure, b: SideExposure): SideExposure {
   return {
@@ -121,18 +120,6 @@ function sumPair(a: PairInventory, b: PairInventory): PairInventory {
   };
 }
 
-const EMPTY = (pair: string): PairInventory => ({
-  pair,
-  base: ZERO,
-  quote: ZERO,
-  bought: ZERO,
-  sold: ZERO,
-  buyNotional: ZERO,
-  sellNotional: ZERO,
-  fills: 0,
-  unpricedFills: 0,
-});
-
 /** Every party's inventory summed: the firm's position per pair. */
 export class FirmInventory implements InventoryView {
   constructor(private readonly views: () => readonly InventoryView[]) {}
@@ -140,7 +127,7 @@ export class FirmInventory implements InventoryView {
   get(pair: string): PairInventory {
     return this.views()
       .map((v) => v.get(pair))
-      .reduce(sumPair, EMPTY(pair));
+      .reduce(sumPair, emptyInventory(pair));
   }
 
   all(): PairInventory[] {
