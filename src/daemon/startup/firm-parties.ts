@@ -13,18 +13,21 @@
  * ACTIVE while any party can trade (one that cannot drops out of the firm engine).
  */
 import type { MmConfig } from '../../config/schema.js';
-import { verificationOf } from '../../config/sections/signing.js';
 import type { TradingEngine } from '../../execution/engine-types.js';
-import { executionSettings } from '../../execution/execution-settings.js';
 import { FirmEngine } from '../../execution/firm/firm-engine.js';
 import type { AllocationPolicy } from '../../execution/firm/party-allocator.js';
 import { PartyWallets } from '../../execution/firm/party-wallets.js';
-import { OrderEngine } from '../../execution/order-engine.js';
 import type { FirmReads } from '../../market/market-pollers.js';
 import type { VenueClient } from '../../venue/client.js';
 import type { Account, Balance } from '../../venue/schemas.js';
 import type { DaemonOptions } from '../daemon-types.js';
-import { passPreflight, type EngineStart, type PreflightHooks, type StartupDeps } from './startup.js';
+import {
+  orderEngineOf,
+  passPreflight,
+  type EngineStart,
+  type PreflightHooks,
+  type StartupDeps,
+} from './startup.js';
 import type { BalancesPendingReport, PreflightReport } from './preflight.js';
 import { createDaemonVenueClient } from './venue-client.js';
 import type { PartyIdentity } from './party-identity.js';
@@ -156,22 +159,12 @@ export class FirmParties {
         // The passed preflight, or (a provisional start) the one that passed all but the balances.
         const passed = this.passed.get(p.name) ?? this.pending.get(p.name);
         if (passed === undefined) throw new Error(`party ${p.name} has not passed its preflight`);
-        const engine = new OrderEngine({
+        const engine = orderEngineOf(deps, start, {
           venue: this.venues[i]!,
           signer: p.signer,
           partyId: passed.account.partyId,
           clientOrderIdPrefix: passed.account.clientOrderIdPrefix,
-          clock: deps.clock,
           storePath: partyStorePath(config.store.path, p, i),
-          recovery: config.recovery,
-          settings: executionSettings(config.execution, start.tuning?.execution),
-          ...(start.policy === undefined ? {} : { policy: start.policy }),
-          verification: verificationOf(config.signing),
-          ...(start.tuning?.eviction === undefined ? {} : { eviction: start.tuning.eviction }),
-          ...(start.tuning?.clientOrderIdEntropy === undefined
-            ? {}
-            : { clientOrderIdEntropy: start.tuning.clientOrderIdEntropy }),
-          ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
         });
         return {
           name: p.name,

@@ -123,32 +123,56 @@ export interface StartedEngine {
   readonly report: RecoveryReport;
 }
 
+/** What differs between the order engines of a daemon's parties. */
+export interface PartyEngineIdentity {
+  readonly venue: VenueClient;
+  readonly signer: Signer;
+  readonly partyId: string;
+  readonly clientOrderIdPrefix: string;
+  readonly storePath: string;
+}
+
+/**
+ * One party's order engine, every other option from the config and the start: the one-party
+ * daemon and each party of a firm build theirs here, so the two never drift apart.
+ */
+export function orderEngineOf(
+  deps: StartupDeps,
+  start: Omit<EngineStart, 'partyId' | 'clientOrderIdPrefix'>,
+  party: PartyEngineIdentity,
+): OrderEngine {
+  const { config } = deps;
+  return new OrderEngine({
+    ...party,
+    clock: deps.clock,
+    recovery: config.recovery,
+    settings: executionSettings(config.execution, start.tuning?.execution),
+    ...(start.policy === undefined ? {} : { policy: start.policy }),
+    verification: verificationOf(config.signing),
+    ...(start.tuning?.eviction === undefined ? {} : { eviction: start.tuning.eviction }),
+    ...(start.tuning?.clientOrderIdEntropy === undefined
+      ? {}
+      : { clientOrderIdEntropy: start.tuning.clientOrderIdEntropy }),
+    ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
+  });
+}
+
 /**
  * Builds the order engine and runs its recovery until it succeeds. Resolves with the started
  * engine and its report, or null when the daemon was closed first. Rejects (logged as fatal)
  * with the StoreLockedError when another process holds the store.
  */
 export async function startEngine(deps: StartupDeps, start: EngineStart): Promise<StartedEngine | null> {
-  const { config, logger } = deps;
+  const { logger } = deps;
   for (let attempt = 1; !deps.signal.aborted; attempt++) {
     const engine =
       start.build?.() ??
-      new OrderEngine({
+      orderEngineOf(deps, start, {
         venue: deps.venue,
         signer: deps.signer,
         partyId: start.partyId,
         clientOrderIdPrefix: start.clientOrderIdPrefix,
-        clock: deps.clock,
-        storePath: config.store.path,
-        recovery: config.recovery,
-        settings: executionSettings(config.execution, start.tuning?.execution),
-        ...(start.policy === undefined ? {} : { policy: start.policy }),
-        verification: verificationOf(config.signing),
-        ...(start.tuning?.eviction === undefined ? {} : { eviction: start.tuning.eviction }),
-        ...(start.tuning?.clientOrderIdEntropy === undefined
-          ? {}
-          : { clientOrderIdEntropy: start.tuning.clientOrderIdEntropy }),
-        ordersPoll: { intervalMs: start.ordersPollMs, random: start.random },
+        storePath: deps.config.store.path,
       });
     start.onEngine(engine);
     try {
