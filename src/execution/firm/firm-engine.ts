@@ -18,6 +18,8 @@
  * - a party whose account reads as not ACTIVE (`accountRead`, from the firm's account poll)
  *   drops out until a read shows it ACTIVE again, without spending a placement to find out.
  *
+ * When a party drops out and comes back is its standing's (`party-standing.ts`).
+ *
  * The first party is the primary: its journal's `meta` holds the firm's state (the daily loss
  * guard's), its recovery report is the one returned, its orders poller is reported first.
  */
@@ -26,7 +28,6 @@ import type { Dec } from '../../core/decimal.js';
 import type { Side } from '../../core/order-terms.js';
 import { isCommitted } from '../../orders/fsm/index.js';
 import type { FillMarkInput, FillRecord } from '../../orders/journal/index.js';
-import { isAccountFailure, isCredentialFailure } from '../../venue/errors.js';
 import {
   bucketForLimit,
   fullBucket,
@@ -55,6 +56,7 @@ import { FirmFills } from './firm-fills.js';
 import { FirmInventory, FirmOrders } from './firm-views.js';
 import { allocate, type AllocationPolicy, type PartyLoad } from './party-allocator.js';
 import type { FundsLock, PartyWallets } from './party-wallets.js';
+import { PartyStanding } from './party-standing.js';
 
 /** One party of the firm. */
 export interface FirmParty {
@@ -102,8 +104,8 @@ export interface PartyReport {
 
 /** A party's own state inside the facade. */
 interface PartySlot extends FirmParty {
-  /** Why and until when it is out; `untilActive`: until its account reads ACTIVE again. */
-  out: { until: number; reason: string; untilPoll: number | null; untilActive?: true } | null;
+  /** In, or out and why (`party-standing.ts`). */
+  readonly standing: PartyStanding;
   readonly handedOut: Map<number, FundsLock & { readonly slot: string }>;
   /** Its own rate budget; null when its account states no per-minute limit. */
   readonly rate: TokenBucketConfig | null;
@@ -132,7 +134,10 @@ export class FirmEngine implements TradingEngine {
       const rate = p.ordersPerMinute === null ? null : bucketForLimit(p.ordersPerMinute, o.rateBurst ?? 5);
       return {
         ...p,
-        out: null,
+        standing: new PartyStanding(p.name, {
+          dropoutMs: o.dropoutMs ?? 60_000,
+          emit: (event) => this.emit(event),
+        }),
         handedOut: new Map(),
         rate,
         bucket: rate === null ? null : fullBucket(rate, start),
@@ -237,7 +242,7 @@ export class FirmEngine implements TradingEngine {
   /** Hands `intent` to the party the allocator picks; see the module doc. Never rejects. */
   async place(intent: PlacementIntent, options: PlaceOptions = {}): Promise<PlacementOutcome> {
     const now = this.o.clock.now();
-    this.readmit(now);
+    for (const s of this.slots) s.standing.readmit(now, this.lastPollAt(s));
     const pair = this.o.pairOf(intent.pair);
     const ref = { intentId: 'firm', slot: intent.slot, key: null, clientOrderId: null, orderId: null };
     if (pair === undefined || intent.price === null) {
@@ -267,7 +272,9 @@ export class FirmEngine implements TradingEngine {
     if (slot.busySince === null) slot.busySince = now;
     try {
       const outcome = await slot.engine.place(intent, options);
-      this.observe(slot, outcome);
+      const counted = slot.standing.observe(outcome, this.o.clock.now(), this.lastPollAt(slot));
+      if (counted === 'placed') slot.placed += 1;
+      if (counted === 'refused') slot.refused += 1;
       return outcome;
     } finally {
       slot.handedOut.delete(id);
@@ -285,19 +292,7 @@ export class FirmEngine implements TradingEngine {
    * the others carry on. ACTIVE: a party out for its account comes back.
    */
   accountRead(name: string, status: string): void {
-    const s = this.slots.find((x) => x.name === name);
-    if (s === undefined) return;
-    const now = this.o.clock.now();
-    if (status === 'ACTIVE') {
-      if (s.out?.untilActive !== true) return;
-      s.out = null;
-      this.emit({ type: 'party-state', party: s.name, active: true, reason: null, at: now });
-      return;
-    }
-    const reason = `account ${status}`;
-    if (s.out?.untilActive === true && s.out.reason === reason) return;
-    s.out = { until: Number.POSITIVE_INFINITY, reason, untilPoll: null, untilActive: true };
-    this.emit({ type: 'party-state', party: s.name, active: false, reason, at: now });
+    this.slots.find((x) => x.name === name)?.standing.accountRead(status, this.o.clock.now());
   }
 
   /** Cancels `key` through the party that holds it (`unknown-order` when none does). */
@@ -324,8 +319,8 @@ export class FirmEngine implements TradingEngine {
     const now = this.o.clock.now();
     return this.slots.map((s) => ({
       name: s.name,
-      active: s.out === null,
-      reason: s.out?.reason ?? null,
+      active: s.standing.active,
+      reason: s.standing.reason,
       queued: s.handedOut.size,
       busySince: s.busySince,
       busyMs: s.busyMs + (s.busySince === null ? 0 : now - s.busySince),
@@ -353,7 +348,7 @@ export class FirmEngine implements TradingEngine {
     const tokens = s.rate === null || s.bucket === null ? Infinity : refill(s.bucket, s.rate, now).tokens;
     return {
       name: s.name,
-      active: s.out === null,
+      active: s.standing.active,
       // The bucket's own epsilon (`take`): a token refilled in fractions counts as whole.
       rateLimited: tokens + 1e-9 < 1,
       pairs: s.pairs,
@@ -366,40 +361,9 @@ export class FirmEngine implements TradingEngine {
     };
   }
 
-  /** Drops a party out after a refusal of its key, account or funds. */
-  private observe(s: PartySlot, outcome: PlacementOutcome): void {
-    const now = this.o.clock.now();
-    if (outcome.kind === 'placed' || outcome.kind === 'ended') {
-      s.placed += 1;
-      return;
-    }
-    let reason: string | null = null;
-    let untilPoll: number | null = null;
-    if (outcome.kind === 'refused' && isCredentialFailure(outcome.code))
-      reason = `API key refused (${outcome.code})`;
-    else if (outcome.kind === 'refused' && isAccountFailure(outcome.code))
-      reason = `account cannot trade (${outcome.code})`;
-    else if (outcome.kind === 'insufficient-balance') {
-      reason = 'out of funds for a placement';
-      untilPoll = this.o.wallets.last(s.name)?.at ?? 0;
-    }
-    if (reason === null) return;
-    s.refused += 1;
-    if (s.out !== null) return;
-    s.out = { until: now + (this.o.dropoutMs ?? 60_000), reason, untilPoll };
-    this.emit({ type: 'party-state', party: s.name, active: false, reason, at: now });
-  }
-
-  /** Takes back the parties whose time out is over (funds: once their balances were read again). */
-  private readmit(now: number): void {
-    for (const s of this.slots) {
-      if (s.out === null) continue;
-      const polledSince =
-        s.out.untilPoll !== null && (this.o.wallets.last(s.name)?.at ?? 0) > s.out.untilPoll;
-      if (now < s.out.until && !polledSince) continue;
-      s.out = null;
-      this.emit({ type: 'party-state', party: s.name, active: true, reason: null, at: now });
-    }
+  /** When party `s`'s balances were last read; null: never. */
+  private lastPollAt(s: PartySlot): number | null {
+    return this.o.wallets.last(s.name)?.at ?? null;
   }
 
   private emit(event: EngineEvent): void {
