@@ -1,6 +1,6 @@
 /**
- * Price jumps seen in the book mids, for the latency-aware model's jump widening
- * (`latency.jumpZ`, `jumpMemoryMs`, `jumpWidenBps`).
+ * Price jumps seen in the book mids, for the latency-aware model's jump response
+ * (`latency.jumpZ`, `jumpMemoryMs`, `jumpWidenBps`, `jumpSizeShare`).
  *
  * On this venue a cancel lands about 35 s after it is sent, so a quote that a jump of the price
  * runs through stays on the book, the best price in it, until the cancel lands: the next takers
@@ -13,7 +13,14 @@
  * (per √s), and larger than `latency.jumpMinBps`. The estimate includes the jump itself, so the
  * test is conservative. The floor is there because the book mid moves in steps: a level taken or
  * requoted moves it by a few bps at once, which in a calm market is many σ·√Δt of a one-poll
- * interval without being a jump of the price. Pure.
+ * interval without being a jump of the price.
+ *
+ * While a jump is remembered, the quotes may also be smaller (`latency.jumpSizeShare`): the takers
+ * that arrive after a jump find the stale quote the best price by far and sweep it whole, while
+ * between jumps a taker takes about one ordinary taker's size. What a jump costs grows with the
+ * resting size; what the quiet flow pays grows with it only up to the takers' own sizes. A memory
+ * of an hour or more (`jumpMemoryMs`, with `market.mids.keepMs` as long) keeps a market that jumps
+ * a few times an hour quoted for it continuously. Pure.
  */
 import { floatOf } from '../core/decimal.js';
 import type { MidSample } from '../market/market-snapshot.js';
@@ -52,4 +59,24 @@ export function jumpSeen(
     prevX = x;
   }
   return false;
+}
+
+/** What the quotes do while a jump is remembered: bps added to both half-spreads, and the size share. */
+export interface JumpResponse {
+  readonly widenBps: number;
+  /** Every level's size is multiplied by this (1: unchanged). */
+  readonly sizeShare: number;
+}
+
+/** No jump remembered, or no response configured. */
+export const NO_JUMP_RESPONSE: JumpResponse = { widenBps: 0, sizeShare: 1 };
+
+/**
+ * The response to a remembered jump: `widenBps` and `sizeShare` as configured when `jumped`, else
+ * none. The share is clamped to [0, 1] (not a number: 1); 0 quotes nothing while the jump is
+ * remembered (every level's size rounds to zero).
+ */
+export function jumpResponse(jumped: boolean, widenBps: number, sizeShare: number): JumpResponse {
+  if (!jumped) return NO_JUMP_RESPONSE;
+  return { widenBps, sizeShare: Number.isNaN(sizeShare) ? 1 : Math.min(1, Math.max(0, sizeShare)) };
 }

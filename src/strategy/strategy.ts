@@ -235,7 +235,7 @@ function quotePair(
       at,
       p,
       shape.tolerance?.[side],
-      sizeSkewFactor(side, pressure, p.inventory.sizeSkew),
+      sizeSkewFactor(side, pressure, p.inventory.sizeSkew) * (shape.sizeShare ?? 1),
       plan,
     );
     skipped.push(...levels.skipped);

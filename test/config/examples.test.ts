@@ -22,7 +22,7 @@ const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
   'hedged.json': { configFiles: ['hedged.json'], market: null },
   'hedged-threshold.json': { configFiles: ['hedged-threshold.json'], market: null },
   'hedged-every-fill.json': { configFiles: ['hedged-every-fill.json'], market: null },
-  // The σ and jump levers over config/paper.json (docs/results/2026-11-28-regimes-2.md).
+  // The σ and jump levers over config/paper.json (docs/results/2026-11-28-regimes-2.md to -4.md).
   'regime-levers.json': { configFiles: ['regime-levers.json'], market: null },
   // Replayed with `simulate --prices BTC/USDC=FILE` over the default config and market; the
   // series themselves are checked in test/lab/replay/.

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { latencyParamSpecs } from '../../src/config/sections/latency-params.js';
-import { jumpSeen } from '../../src/strategy/jump-memory.js';
-import { latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
-import { NOW, d, pairParams } from './support/fixtures.js';
+import { jumpResponse, jumpSeen } from '../../src/strategy/jump-memory.js';
+import { latencyAwareModel, latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
+import { computeQuotes } from '../../src/strategy/strategy.js';
+import { NOW, PAIR, bal, book, d, market, pairParams, params, show, snapshot } from './support/fixtures.js';
 
 const pt = (secondsAgo: number, price: number) => ({ at: NOW - secondsAgo * 1000, price: d(price) });
 // σ 1 bp per √s: over 1 s steps, a 10 bp move is 10 σ·√Δt; over 4 s, 5.
@@ -179,5 +180,129 @@ describe('latencyAwareShape: the jump widening', () => {
     expect(wide.bidBps - plain.bidBps).toBeCloseTo(12, 9);
     expect(wide.askBps - plain.askBps).toBeCloseTo(12, 9);
     expect(wide.tolerance?.BUY.outsideBps).toBe(plain.tolerance?.BUY.outsideBps);
+  });
+});
+
+describe('jumpResponse: what the quotes do while a jump is remembered', () => {
+  it.each([
+    { name: 'no jump: nothing, whatever is configured', jumped: false, widen: 10, share: 0.25, out: [0, 1] },
+    { name: 'a jump: the widening and the share', jumped: true, widen: 10, share: 0.25, out: [10, 0.25] },
+    { name: 'a jump, share 1 (off): sizes unchanged', jumped: true, widen: 0, share: 1, out: [0, 1] },
+    { name: 'a jump, share 0: nothing quoted', jumped: true, widen: 0, share: 0, out: [0, 0] },
+    { name: 'a share above 1 is clamped to 1', jumped: true, widen: 5, share: 1.5, out: [5, 1] },
+    { name: 'a negative share is clamped to 0', jumped: true, widen: 5, share: -0.2, out: [5, 0] },
+    { name: 'a share that is not a number is 1', jumped: true, widen: 5, share: Number.NaN, out: [5, 1] },
+  ])('$name', ({ jumped, widen, share, out }) => {
+    const r = jumpResponse(jumped, widen, share);
+    expect([r.widenBps, r.sizeShare]).toEqual(out);
+  });
+});
+
+describe('latency.jumpSizeShare: the param-spec row', () => {
+  const spec = latencyParamSpecs.jumpSizeShare;
+
+  it('defaults to 1 (sizes unchanged after a jump, as before the key)', () => {
+    expect(spec.default).toBe(1);
+    expect(pairParams({ model: 'latency-aware' }).latency.jumpSizeShare).toBe(1);
+  });
+
+  it.each([
+    { value: 0.5, ok: true },
+    { value: 0, ok: true },
+    { value: 1, ok: true },
+    { value: -0.1, ok: false },
+    { value: 1.1, ok: false },
+    { value: '0.5', ok: false },
+  ])('accepts $value: $ok', ({ value, ok }) => {
+    expect(spec.schema.safeParse(value).success).toBe(ok);
+  });
+
+  it('reaches the pair parameters', () => {
+    expect(
+      pairParams({ model: 'latency-aware', latency: { jumpSizeShare: 0.25 } }).latency.jumpSizeShare,
+    ).toBe(0.25);
+  });
+});
+
+describe('latency.jumpSizeShare in the strategy: every level smaller while a jump is remembered', () => {
+  // σ fixed at 1 bp per √s: a 50 bps step between mids 5 s apart is 22 σ·√Δt, a jump at z 6.
+  const TIMED = { placementMs: 45_000, cancelMs: 35_000, queued: 0 };
+  const balances = { BTC: bal(10), USDC: bal(1_000) };
+  const quotesWith = (mids: { at: number; price: ReturnType<typeof d> }[], share: number, memoryMs: number) =>
+    show(
+      computeQuotes(
+        snapshot([market({ book: book([[99, 5]], [[101, 5]]), mids })], balances),
+        [],
+        balances,
+        params({
+          [PAIR]: {
+            model: 'latency-aware',
+            levels: { count: 2 },
+            inventory: { maxSkewBps: 0 },
+            volatility: { fixedSigma: 1e-4 },
+            latency: { jumpZ: 6, jumpMemoryMs: memoryMs, jumpSizeShare: share },
+          },
+        }),
+        TIMED,
+      ).quotes,
+    );
+  const JUMPED = [
+    { at: NOW - 3_005_000, price: d('100') },
+    { at: NOW - 3_000_000, price: d('100.5') },
+    { at: NOW - 1_000, price: d('100.5') },
+  ];
+  const CALM = [
+    { at: NOW - 3_005_000, price: d('100') },
+    { at: NOW - 3_000_000, price: d('100.01') },
+    { at: NOW - 1_000, price: d('100.01') },
+  ];
+  const qty = (q: string): string => q.split('@')[1]!;
+
+  it.each([
+    {
+      name: 'a jump 50 min ago, memory 1 h, share 0.5: half the size',
+      mids: JUMPED,
+      share: 0.5,
+      memoryMs: 3_600_000,
+      ratio: 0.5,
+    },
+    { name: 'the same, share 0.25', mids: JUMPED, share: 0.25, memoryMs: 3_600_000, ratio: 0.25 },
+    {
+      name: 'the same jump beyond a 15 min memory: full size',
+      mids: JUMPED,
+      share: 0.5,
+      memoryMs: 900_000,
+      ratio: 1,
+    },
+    { name: 'no jump, share 0.5: full size', mids: CALM, share: 0.5, memoryMs: 3_600_000, ratio: 1 },
+    { name: 'a jump, share 1 (off): full size', mids: JUMPED, share: 1, memoryMs: 3_600_000, ratio: 1 },
+  ])('$name', ({ mids, share, memoryMs, ratio }) => {
+    const full = quotesWith(CALM, 1, memoryMs);
+    const got = quotesWith(mids, share, memoryMs);
+    expect(full).toHaveLength(4);
+    expect(got).toHaveLength(4);
+    got.forEach((q, i) => expect(Number(qty(q))).toBeCloseTo(Number(qty(full[i]!)) * ratio, 6));
+  });
+
+  it('the shape carries the share only while a jump is remembered', () => {
+    const shapeOf = (mids: typeof JUMPED) => {
+      const r = latencyAwareModel.shape({
+        pair: PAIR,
+        reference: d(100),
+        now: NOW,
+        market: market({ mids }),
+        holdings: null,
+        share: null,
+        params: pairParams({
+          model: 'latency-aware',
+          volatility: { fixedSigma: 1e-4 },
+          latency: { jumpZ: 6, jumpMemoryMs: 3_600_000, jumpSizeShare: 0.5 },
+        }),
+        timing: TIMED,
+      });
+      return r.ok ? r.shape.sizeShare : 'not quoted';
+    };
+    expect(shapeOf(JUMPED)).toBe(0.5);
+    expect(shapeOf(CALM)).toBeUndefined();
   });
 });

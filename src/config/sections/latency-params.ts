@@ -96,13 +96,18 @@ export const latencyParamSpecs = {
     0,
   ),
   jumpMemoryMs: MS(
-    'latency-aware: how long, ms, a price jump seen in the mids keeps the half-spreads widened (within the mid history kept, 15 min).',
+    'latency-aware: how long, ms, a price jump seen in the mids is remembered (widening the half-spreads and scaling the sizes); at most the mid history kept, market.mids.keepMs (15 min by default).',
     900_000,
   ),
   jumpWidenBps: param(
     'latency-aware: bps added to both half-spreads while a price jump is remembered.',
     BPS,
     0,
+  ),
+  jumpSizeShare: param(
+    "latency-aware: every level's size is multiplied by this share while a price jump is remembered (1 = off; 0 quotes nothing then). After a jump the takers sweep a stale quote whole, while between jumps each takes about one taker's size, so a jump costs in proportion to the resting size and the quiet flow much less so. Pair it with a latency.jumpMemoryMs (and market.mids.keepMs) of an hour or more, so a market that jumps is quoted for it continuously.",
+    SHARE,
+    1,
   ),
   priorSigmaBps: param(
     'latency-aware: σ of the reference, bps per √s, assumed until it can be estimated (0 = quote as the spread model until then).',

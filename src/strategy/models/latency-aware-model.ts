@@ -22,12 +22,13 @@
  *
  * With `latency.jumpZ` above 0, a price jump seen in the book mids within `latency.jumpMemoryMs`
  * (a return above `jumpZ`·σ·√Δt and above `latency.jumpMinBps`) adds `latency.jumpWidenBps` to
- * both half-spread floors (`jump-memory.ts`).
+ * both half-spread floors and multiplies every level's size by `latency.jumpSizeShare`
+ * (`jump-memory.ts`).
  */
 import { holdingsSkewBps } from '../inventory-skew.js';
 import type { PairStrategyParams } from '../params.js';
 import type { QuoteTolerance } from '../quote-types.js';
-import { jumpSeen } from '../jump-memory.js';
+import { jumpResponse, jumpSeen } from '../jump-memory.js';
 import { estimateSigma } from '../volatility.js';
 import type { PipelineTiming } from '../../core/pipeline-timing.js';
 import type { ModelShape, QuotingModel } from './quoting-model.js';
@@ -45,14 +46,18 @@ export const latencyAwareModel: QuotingModel = {
     const l = params.latency;
     const mids = market.mids ?? [];
     const jumped = jumpSeen(mids, now, sigmaBps / 10_000, l.jumpZ, l.jumpMemoryMs, l.jumpMinBps);
+    const response = jumpResponse(jumped, l.jumpWidenBps, l.jumpSizeShare);
     const shape = latencyAwareShape(
       sigmaBps,
       input.timing,
       params,
       holdingsSkewBps(holdings, share, params.inventory),
-      jumped ? l.jumpWidenBps : 0,
+      response.widenBps,
     );
-    return { ok: true, shape };
+    return {
+      ok: true,
+      shape: response.sizeShare === 1 ? shape : { ...shape, sizeShare: response.sizeShare },
+    };
   },
 };
 

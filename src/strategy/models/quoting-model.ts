@@ -37,6 +37,11 @@ export interface ModelInput {
  */
 export interface ModelShape extends QuoteShape {
   readonly tolerance?: { readonly BUY: QuoteTolerance; readonly SELL: QuoteTolerance };
+  /**
+   * Every level's size is multiplied by this (absent: 1). The latency-aware model's jump response
+   * (`latency.jumpSizeShare`, `jump-memory.ts`); the strategy applies it with the size skew.
+   */
+  readonly sizeShare?: number;
 }
 
 /** A model's verdict: a shape, or the reason the pair is not quoted. */
