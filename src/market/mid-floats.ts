@@ -6,9 +6,9 @@
  * The σ and jump statistics of the latency-aware model (`sampled-volatility.ts`,
  * `jump-memory.ts`) read an hour of mids on every pass of every pair, while a book poll adds one
  * sample: the same doubles, logarithms and pairings were recomputed about 2 400 times an hour per
- * sample. A mid history is replaced, not changed, when a poll appends to it (`mid-history.ts`),
- * so the histories of one pair extend one another and share one append-only buffer here, as the
- * raw returns of `volatility.ts` do. Every value is computed by the same expression as the scans
+ * sample. A mid history is replaced, not changed, when a poll appends to it, and `appendMid`
+ * says which history each one extends (`midLineage`), so the histories of one pair share one
+ * append-only buffer here, as the raw returns of `volatility.ts` do. Every value is computed by the same expression as the scans
  * that read it compute it, so the statistics stay bit for bit the same.
  *
  * Only a clean history has a view: every price positive as a double, every time later than the
@@ -17,6 +17,7 @@
  */
 import { floatOf } from '../core/decimal.js';
 import type { MidSample } from './market-snapshot.js';
+import { midLineage } from './mid-history.js';
 
 /**
  * The append-only buffer of one lineage of histories. Index `i` holds one sample; entries are
@@ -105,11 +106,6 @@ export interface MidFloatsView {
 }
 
 const memo = new WeakMap<readonly MidSample[], MidFloatsView | null>();
-/** The view of the newest history ending at a sample (only the newest can be extended cheaply). */
-const byLast = new WeakMap<MidSample, MidFloatsView>();
-
-/** How many samples back a new history looks for a known one (polls between two reads). */
-const EXTEND_BACK = 8;
 
 /** The doubles of `series` (oldest first), or null when it is not clean; see the module doc. */
 export function midFloats(series: readonly MidSample[]): MidFloatsView | null {
@@ -117,10 +113,6 @@ export function midFloats(series: readonly MidSample[]): MidFloatsView | null {
   if (cached !== undefined) return cached;
   const view = extended(series) ?? built(series);
   memo.set(series, view);
-  if (view !== null && series.length > 0) {
-    byLast.set(series[series.length - 1]!, view);
-    if (series.length > 1) byLast.delete(series[series.length - 2]!);
-  }
   return view;
 }
 
@@ -130,21 +122,29 @@ function built(series: readonly MidSample[]): MidFloatsView | null {
   return { buf, start: 0, end: buf.at.length };
 }
 
-/** The view of `series` from the known view of a shorter history of the same lineage, or null. */
+/**
+ * The view of a history `appendMid` made, from the view of a version it extended (up to
+ * `MID_LINEAGE_DEPTH` versions back): that view's samples from the ones dropped since, and the
+ * samples appended since. Null when there is no such view.
+ */
 function extended(series: readonly MidSample[]): MidFloatsView | null {
-  const n = series.length;
-  if (n < 2) return null;
-  let j = n - 2;
-  let before = byLast.get(series[j]!);
-  while (before === undefined && j > 0 && j > n - 1 - EXTEND_BACK) before = byLast.get(series[--j]!);
-  if (before === undefined) return null;
-  // series[j] is the earlier history's last sample: series[0] sits j places before it.
-  const first = before.end - 1 - j;
-  if (first < before.start) return null;
+  let dropped = 0;
+  let appended = 0;
+  let before: MidFloatsView | null | undefined;
+  for (let at = series; before === undefined;) {
+    const link = midLineage(at);
+    if (link === undefined) return null;
+    dropped += link.dropped;
+    appended += 1;
+    before = memo.get(link.from);
+    at = link.from;
+  }
+  // Not found, or an unclean one (a dropped head may have taken its flaw: built afresh).
+  if (before === undefined || before === null) return null;
   let { buf } = before;
-  for (let t = 0; t <= j; t++) if (buf.samples[first + t] !== series[t]) return null;
-  let start = first;
+  let start = before.start + dropped;
   const { end } = before;
+  if (start > end || series.length !== end - start + appended) return null;
   // A buffer another history was extended on already is copied; so is one whose dropped head
   // outgrows what is kept (the buffer stays within about twice the history).
   if (end !== buf.at.length || start > Math.max(64, end - start)) {
@@ -153,6 +153,6 @@ function extended(series: readonly MidSample[]): MidFloatsView | null {
     buf = copy;
     start = 0;
   }
-  for (let t = j + 1; t < n; t++) if (!buf.push(series[t]!)) return null;
+  for (let t = series.length - appended; t < series.length; t++) if (!buf.push(series[t]!)) return null;
   return { buf, start, end: buf.at.length };
 }

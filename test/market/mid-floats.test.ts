@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/decimal.js';
 import type { MidSample } from '../../src/market/market-snapshot.js';
 import { midFloats } from '../../src/market/mid-floats.js';
-import { appendMid } from '../../src/market/mid-history.js';
+import { appendMid, MID_LINEAGE_DEPTH, midLineage } from '../../src/market/mid-history.js';
 import { jumpScan, jumpSeen } from '../../src/strategy/jump-memory.js';
 import { sampledSigma, sampledSigmaScan } from '../../src/strategy/sampled-volatility.js';
 import { Rng } from '../../src/sim/rng.js';
@@ -91,6 +91,24 @@ describe('the doubles of a mid history are the scans’ doubles, computed once p
     // A copy of the history (new array, same samples) is recognised only as a history of its own.
     const copy = [...mids];
     expect(midFloats(copy)!.buf).not.toBe(midFloats(mids)!.buf);
+  });
+
+  it('reaches back a bounded number of versions: read after more unread polls, a history is built afresh', () => {
+    let mids: readonly MidSample[] = [];
+    const buffers: unknown[] = [];
+    let i = 0;
+    // Read after poll 20, 28 (8 polls later: extended) and 37 (9 polls later: built afresh).
+    for (const { sample } of polls(40, 9)) {
+      mids = appendMid(mids, sample, LIMITS);
+      if (i === 20 || i === 28 || i === 37) buffers.push(midFloats(mids)!.buf);
+      i += 1;
+    }
+    expect(buffers).toHaveLength(3);
+    expect(buffers[1]).toBe(buffers[0]);
+    expect(buffers[2]).not.toBe(buffers[0]);
+    let depth = 0;
+    for (let v = midLineage(mids); v !== undefined; v = midLineage(v.from)) depth += 1;
+    expect(depth).toBe(MID_LINEAGE_DEPTH);
   });
 
   it('keeps two histories extended from one apart, and answers the older one as before', () => {
