@@ -39,6 +39,12 @@ export class MidFloatsBuffer {
   /** Per index: `Math.log(x[i] / x[sj[i]])` when `sj[i] ≥ 0`. */
   private sr: number[] = [];
 
+  /** The floor {@link returnsAbove} answers for (one value at a time). */
+  private floor = Number.NaN;
+  /** Indices, ascending, whose `|lr|` is above `floor`; found up to index `scanned`. */
+  private above: number[] = [];
+  private scanned = 0;
+
   /** Appends one sample; false (nothing appended) when it would make the history unclean. */
   push(s: MidSample): boolean {
     const x = floatOf(s.price);
@@ -90,6 +96,23 @@ export class MidFloatsBuffer {
     this.sj[i] = latest;
     if (latest >= 0) this.sr[i] = Math.log(this.x[i]! / this.x[latest]!);
     return latest;
+  }
+
+  /**
+   * The indices, ascending, whose consecutive return is larger than `floor` in absolute value
+   * (`Math.abs(lr[i]) > floor`): the only returns a jump test with that floor can find. Kept for
+   * the last `floor` asked, extended as samples are appended.
+   */
+  returnsAbove(floor: number): readonly number[] {
+    if (floor !== this.floor) {
+      this.floor = floor;
+      this.above = [];
+      this.scanned = 0;
+    }
+    const { lr, above } = this;
+    for (let i = this.scanned; i < lr.length; i++) if (Math.abs(lr[i]!) > floor) above.push(i);
+    this.scanned = lr.length;
+    return above;
   }
 
   /** `Math.log(x[i] / x[j])` for the `j` {@link sampledFrom} gave (call it first). */

@@ -47,7 +47,18 @@ export function jumpSeen(
   // sample before it, which is in the history (index above `start`).
   const { buf, start, end } = view;
   const floor = Math.max(0, minBps) / 10_000;
-  for (let i = buf.lowerBound(now - memoryMs, start + 1, end); i < end && buf.at[i]! <= now; i++) {
+  // Only a return above the floor can be a jump: those are listed once per sample.
+  const above = buf.returnsAbove(floor);
+  const lo = buf.lowerBound(now - memoryMs, start + 1, end);
+  let k = 0;
+  for (let hi = above.length; k < hi;) {
+    const mid = (k + hi) >>> 1;
+    if (above[mid]! < lo) k = mid + 1;
+    else hi = mid;
+  }
+  for (; k < above.length; k++) {
+    const i = above[k]!;
+    if (i >= end || buf.at[i]! > now) break;
     const dtSec = (buf.at[i]! - buf.at[i - 1]!) / 1000;
     const r = Math.abs(buf.lr[i]!);
     if (r > z * sigma * Math.sqrt(dtSec) && r > floor) return true;

@@ -93,6 +93,18 @@ describe('the doubles of a mid history are the scans’ doubles, computed once p
     expect(midFloats(copy)!.buf).not.toBe(midFloats(mids)!.buf);
   });
 
+  it('lists the returns above a floor once, extending the list as samples arrive', () => {
+    const prices = [100, 100.5, 103, 103.1, 99];
+    const series = prices.map((p, k) => ({ at: T0 + k * 1_000, price: new Dec(p) }));
+    const buf = midFloats(series)!.buf;
+    // |ln| above 1 %: 100.5→103 (2.5 %) and 103.1→99 (4.1 %).
+    expect(buf.returnsAbove(0.01)).toEqual([2, 4]);
+    expect(buf.push({ at: T0 + 5_000, price: new Dec(110) })).toBe(true);
+    expect(buf.returnsAbove(0.01)).toEqual([2, 4, 5]);
+    // Another floor: listed afresh.
+    expect(buf.returnsAbove(0.03)).toEqual([4, 5]);
+  });
+
   it('reaches back a bounded number of versions: read after more unread polls, a history is built afresh', () => {
     let mids: readonly MidSample[] = [];
     const buffers: unknown[] = [];
