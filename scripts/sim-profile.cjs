@@ -16,7 +16,7 @@
  *   node scripts/sim-profile.cjs profile [--hours 3] [--seed 1] [--out FILE.cpuprofile]
  *     A V8 CPU profile (node:inspector, 1 ms sampling) of the run, then the table below.
  *
- *   node scripts/sim-profile.cjs table FILE.cpuprofile
+ *   node scripts/sim-profile.cjs table FILE.cpuprofile [--hours H]
  *     The table of a profile taken before (also one of `node --cpu-prof`): for each subsystem
  *     its INCLUSIVE share (samples with a frame of it anywhere on the stack; these overlap) and
  *     its OWNER share (each sample given to the outermost subsystem frame on its stack, the
@@ -129,11 +129,23 @@ async function count(o) {
       .replace(/\/\d+/g, '/{n}');
     add(`venue requests: ${req.method} ${route}`);
   });
+  const { MarketState } = await import(dist('market/market-state.js'));
+  const lastSeq = new Map();
+  wrap(MarketState.prototype, 'applyBook', (_s, [pair, book]) => {
+    const same = lastSeq.get(pair) === book.asOf.sequence;
+    lastSeq.set(pair, book.asOf.sequence);
+    add(`book polls: ${same ? 'same sequence as the last poll of the pair' : 'new sequence'}`);
+  });
   const { MarketModel } = await import(dist('sim/market/market-model.js'));
   for (const m of ['onStep', 'onArrivals', 'onRefresh'])
     if (typeof MarketModel.prototype[m] === 'function')
       wrap(MarketModel.prototype, m, () => add(`sim market: ${m}`));
   const { Journal } = await import(dist('orders/journal/journal.js'));
+  wrap(Journal.prototype, 'recordTransition', (_j, [prev, next, event]) =>
+    add(
+      `journal: transition ${event?.type ?? (prev === null ? 'created' : 'state only')}${prev !== null && next !== null && prev.state === next.state ? ' (state unchanged)' : ''}`,
+    ),
+  );
   for (const m of ['recordIntent', 'recordFill', 'fillsAfter', 'lastSeq'])
     if (typeof Journal.prototype[m] === 'function') wrap(Journal.prototype, m, () => add(`journal: ${m}`));
 
@@ -163,14 +175,15 @@ const SUBSYSTEMS = [
   { name: 'journal (SQLite)', test: (f) => /dist\/orders\/journal\/|better-sqlite3/.test(f.url) },
   { name: 'logging (pino)', test: (f) => /node_modules\/pino|dist\/logging\//.test(f.url) },
   {
-    name: 'σ and market data (market/, volatility)',
-    test: (f) => /dist\/market\/|volatility\.js$/.test(f.url),
+    name: 'pollers (market data, orders) with their venue round trip',
+    test: (f) => /dist\/market\/market-pollers\.js|dist\/execution\/resolve\/orders-poller\.js/.test(f.url),
   },
   {
-    name: 'strategy (computeQuotes)',
-    test: (f) => /dist\/strategy\//.test(f.url) && !/reconciler|bps-estimate/.test(f.url),
+    name: 'σ, jumps and market data (market/, volatility)',
+    test: (f) => /dist\/market\/|dist\/strategy\/(volatility|sampled-volatility|jump-memory)\.js/.test(f.url),
   },
   { name: 'reconciler', test: (f) => /dist\/strategy\/(reconciler|bps-estimate)/.test(f.url) },
+  { name: 'strategy (computeQuotes)', test: (f) => /dist\/strategy\//.test(f.url) },
   { name: 'risk gate', test: (f) => /dist\/risk\//.test(f.url) },
   { name: 'portfolio', test: (f) => /dist\/portfolio\//.test(f.url) },
   { name: 'quote pass (daemon/trading)', test: (f) => /dist\/daemon\/trading\//.test(f.url) },
@@ -185,10 +198,14 @@ const SUBSYSTEMS = [
   { name: 'execution (pipeline, cancels, fills)', test: (f) => /dist\/(execution|orders)\//.test(f.url) },
   { name: 'lab capture / figures', test: (f) => /dist\/lab\//.test(f.url) },
   { name: 'fake timers', plumbing: true, test: (f) => /fake-timers/.test(f.url) },
-  { name: 'pollers / loops (core)', plumbing: true, test: (f) => /dist\/(core|daemon)\//.test(f.url) },
+  {
+    name: 'loops and pollers plumbing (core, daemon)',
+    plumbing: true,
+    test: (f) => /dist\/(core|daemon)\//.test(f.url),
+  },
 ];
 
-function table(profile) {
+function table(profile, hours) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -223,10 +240,17 @@ function table(profile) {
     (a, b) => (own.get(b) ?? 0) - (own.get(a) ?? 0),
   );
   const pct = (x) => `${((100 * (x ?? 0)) / total).toFixed(1)} %`;
-  console.log(`profile: ${(total / 1e6).toFixed(1)} s of samples (idle left out)`);
+  // Sampled µs per simulated hour, in ms (when the hours are known).
+  const perHour = (x) => (hours > 0 ? ` (${((x ?? 0) / 1e3 / hours).toFixed(0)} ms/h)` : '');
+  console.log(
+    `profile: ${(total / 1e6).toFixed(1)} s of samples (idle left out)${hours > 0 ? `, ${((total / 1e6 / hours) * 1e3).toFixed(0)} ms per simulated hour` : ''}`,
+  );
   console.log('| subsystem | owner (outermost, adds to 100 %) | inclusive (anywhere on the stack) |');
   console.log('|---|---:|---:|');
-  for (const n of names) console.log(`| ${n} | ${pct(own.get(n))} | ${pct(incl.get(n))} |`);
+  for (const n of names)
+    console.log(
+      `| ${n} | ${pct(own.get(n))}${perHour(own.get(n))} | ${pct(incl.get(n))}${perHour(incl.get(n))} |`,
+    );
 }
 
 async function profileRun(o) {
@@ -245,7 +269,7 @@ async function profileRun(o) {
   console.log(
     `profiled: seed ${o.seed}, ${o.hours} h, ${run.wallS.toFixed(1)} s wall, ${run.cpuS.toFixed(1)} s CPU; ${out}`,
   );
-  table(profile);
+  table(profile, o.hours);
 }
 
 const o = args(process.argv.slice(2));
@@ -255,7 +279,12 @@ const main =
     : o.mode === 'profile'
       ? profileRun(o)
       : o.mode === 'table' && o.file
-        ? Promise.resolve(table(JSON.parse(fs.readFileSync(o.file, 'utf8'))))
+        ? Promise.resolve(
+            table(
+              JSON.parse(fs.readFileSync(o.file, 'utf8')),
+              process.argv.includes('--hours') ? o.hours : 0,
+            ),
+          )
         : Promise.reject(
             new Error('usage: sim-profile.cjs count|profile [--hours H] [--seed S] | table FILE'),
           );
