@@ -22,7 +22,7 @@ import { mergeTrades, tradeIds } from './trade-window.js';
 import {
   toAccountView,
   toBalancesView,
-  toBookView,
+  toBookViewFrom,
   toPairInfo,
   toTradeView,
   type PairInfo,
@@ -57,6 +57,9 @@ export interface MarketStateCounters {
 interface PairSlot {
   info: PairInfo | null;
   book: BookView | null;
+  /** The wire book `book` was made from, and its mid (a poll of the same levels reuses both). */
+  bookWire: OrderBook | null;
+  bookMid: Dec | null;
   trades: readonly TradeView[];
   mids: readonly MidSample[];
   external: { price: Dec; at: number } | null;
@@ -94,7 +97,16 @@ export class MarketState {
 
   constructor(options: MarketStateOptions) {
     for (const pair of options.pairs) {
-      this.slots.set(pair, { info: null, book: null, trades: NONE, mids: NONE, external: null, view: null });
+      this.slots.set(pair, {
+        info: null,
+        book: null,
+        bookWire: null,
+        bookMid: null,
+        trades: NONE,
+        mids: NONE,
+        external: null,
+        view: null,
+      });
     }
     this.tradesKeep = options.tradesKeep ?? 200;
     this.midLimits = options.mids ?? DEFAULT_MIDS;
@@ -147,9 +159,14 @@ export class MarketState {
       this.counters.booksOutOfOrder += 1;
       return 'out-of-order';
     }
-    const view = toBookView(book, at);
+    const held =
+      slot.book === null || slot.bookWire === null ? null : { wire: slot.bookWire, view: slot.book };
+    const view = toBookViewFrom(book, at, held);
+    // The same levels have the same mid: the decimal is reused with them.
+    const mid = held !== null && view.bids === held.view.bids ? slot.bookMid : midPrice(view);
     slot.book = view;
-    const mid = midPrice(view);
+    slot.bookWire = book;
+    slot.bookMid = mid;
     if (mid !== null) slot.mids = appendMid(slot.mids, { at, price: mid }, this.midLimits);
     slot.view = null;
     return 'applied';

@@ -17,6 +17,31 @@ export interface MidHistoryLimits {
 
 const TWO = new Dec(2);
 
+/** How a history {@link appendMid} returned was made. */
+export interface MidLineage {
+  /** The history it extended. */
+  readonly from: readonly MidSample[];
+  /** How many of that history's oldest samples were dropped; one sample was appended. */
+  readonly dropped: number;
+}
+
+/**
+ * How many versions back a history's lineage reaches: the link of the version this far back is
+ * cut when a new one is made, so a live history holds at most this many earlier versions.
+ */
+export const MID_LINEAGE_DEPTH = 8;
+
+const lineages = new WeakMap<readonly MidSample[], MidLineage>();
+
+/**
+ * How `history` was made from an earlier one, when {@link appendMid} made it within the last
+ * {@link MID_LINEAGE_DEPTH} versions (for statistics that extend what they computed on the
+ * earlier history, `mid-floats.ts`); undefined otherwise.
+ */
+export function midLineage(history: readonly MidSample[]): MidLineage | undefined {
+  return lineages.get(history);
+}
+
 /** `(best bid + best ask) / 2`, or null when either side is empty. */
 export function midPrice(book: Pick<BookView, 'bids' | 'asks'>): Dec | null {
   const bid = book.bids[0];
@@ -50,5 +75,15 @@ export function appendMid(
   for (let i = Math.max(0, start); i < history.length; i++) kept[n++] = history[i]!;
   kept[n++] = Object.freeze({ at: sample.at, price: sample.price });
   kept.length = n;
-  return Object.freeze(kept);
+  const out = Object.freeze(kept);
+  lineages.set(out, { from: history, dropped: Math.max(0, start) });
+  // Cut the lineage MID_LINEAGE_DEPTH versions back, so the versions do not keep one another alive.
+  let version: readonly MidSample[] = out;
+  for (let k = 0; k < MID_LINEAGE_DEPTH; k++) {
+    const link = lineages.get(version);
+    if (link === undefined) break;
+    version = link.from;
+  }
+  lineages.delete(version);
+  return out;
 }

@@ -43,6 +43,46 @@ export function toBookView(book: OrderBook, receivedAt: number): BookView {
   });
 }
 
+/** Whether two wire level lists are the same strings, level by level. */
+function sameWireLevels(
+  a: readonly (readonly [string, string])[],
+  b: readonly (readonly [string, string])[],
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x[0] !== y[0] || x[1] !== y[1]) return false;
+  }
+  return true;
+}
+
+/**
+ * {@link toBookView}, taking the levels of `held` (the view of the book polled before, `wire` its
+ * wire levels) when the new wire levels are the same strings: equal strings parse to equal
+ * decimals, so the view is the same as a fresh one, without parsing every level again. About two
+ * thirds of the book polls of a simulated day find the book unchanged (the background makers
+ * requote every few seconds, the poll comes every 1.5 s).
+ */
+export function toBookViewFrom(
+  book: OrderBook,
+  receivedAt: number,
+  held: { readonly wire: OrderBook; readonly view: BookView } | null,
+): BookView {
+  if (
+    held === null ||
+    !sameWireLevels(held.wire.bids, book.bids) ||
+    !sameWireLevels(held.wire.asks, book.asks)
+  )
+    return toBookView(book, receivedAt);
+  return Object.freeze({
+    bids: held.view.bids,
+    asks: held.view.asks,
+    sequence: book.asOf.sequence,
+    receivedAt,
+  });
+}
+
 /** A public trade → {@link TradeView}; null when `executedAt` is not a date the runtime can parse. */
 export function toTradeView(t: PublicTrade): TradeView | null {
   const at = Date.parse(t.executedAt);

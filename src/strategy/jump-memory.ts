@@ -24,6 +24,7 @@
  */
 import { floatOf } from '../core/decimal.js';
 import type { MidSample } from '../market/market-snapshot.js';
+import { midFloats } from '../market/mid-floats.js';
 
 /**
  * Whether a return between consecutive `mids` (oldest first) ending within `memoryMs` of `now`
@@ -31,6 +32,45 @@ import type { MidSample } from '../market/market-snapshot.js';
  * positive. A sample not later than the one before it, or not positive, is skipped.
  */
 export function jumpSeen(
+  mids: readonly MidSample[],
+  now: number,
+  sigma: number,
+  z: number,
+  memoryMs: number,
+  minBps: number,
+): boolean {
+  if (!(z > 0) || !(sigma > 0)) return false;
+  const view = midFloats(mids);
+  if (view === null) return jumpScan(mids, now, sigma, z, memoryMs, minBps);
+  // A clean history (`market/mid-floats.ts`): its consecutive returns, computed once per sample,
+  // each tested as the scan tests it. The first return ending within the memory starts from the
+  // sample before it, which is in the history (index above `start`).
+  const { buf, start, end } = view;
+  const floor = Math.max(0, minBps) / 10_000;
+  // Only a return above the floor can be a jump: those are listed once per sample.
+  const above = buf.returnsAbove(floor);
+  const lo = buf.lowerBound(now - memoryMs, start + 1, end);
+  let k = 0;
+  for (let hi = above.length; k < hi;) {
+    const mid = (k + hi) >>> 1;
+    if (above[mid]! < lo) k = mid + 1;
+    else hi = mid;
+  }
+  for (; k < above.length; k++) {
+    const i = above[k]!;
+    if (i >= end || buf.at[i]! > now) break;
+    const dtSec = (buf.at[i]! - buf.at[i - 1]!) / 1000;
+    const r = Math.abs(buf.lr[i]!);
+    if (r > z * sigma * Math.sqrt(dtSec) && r > floor) return true;
+  }
+  return false;
+}
+
+/**
+ * {@link jumpSeen} by a scan of `mids` itself: what a series that is not a clean history takes,
+ * and the reference the tests hold the doubles' path to.
+ */
+export function jumpScan(
   mids: readonly MidSample[],
   now: number,
   sigma: number,

@@ -14,9 +14,14 @@
  * with the EWMA weight `wᵢ = 2^(−ageᵢ / halfLife)` of `volatility.ts` for each half-life asked
  * for. Both samples of a return lie in `[now − windowMs, now]`. Pure; floats only for the
  * statistic.
+ *
+ * A clean mid history (`market/mid-floats.ts`) is read from its doubles and sampled returns,
+ * computed once per sample; any other series is scanned. Both give the same doubles, summed in
+ * the same order.
  */
 import { floatOf } from '../core/decimal.js';
 import type { MidSample } from '../market/market-snapshot.js';
+import { midFloats, type MidFloatsView } from '../market/mid-floats.js';
 
 /** σ per √second for each half-life asked for, and how many returns it is made of. */
 export interface SampledSigma {
@@ -31,6 +36,55 @@ export interface SampledSigma {
  * than the one before it, or not positive, is skipped.
  */
 export function sampledSigma(
+  series: readonly MidSample[],
+  now: number,
+  windowMs: number,
+  sampleMs: number,
+  halfLivesSec: readonly number[],
+): SampledSigma | null {
+  const view = midFloats(series);
+  if (view !== null) return fromFloats(view, now, windowMs, sampleMs, halfLivesSec);
+  return sampledSigmaScan(series, now, windowMs, sampleMs, halfLivesSec);
+}
+
+/** {@link sampledSigma} of a clean history's doubles: the same terms in the same order. */
+function fromFloats(
+  { buf, start, end }: MidFloatsView,
+  now: number,
+  windowMs: number,
+  sampleMs: number,
+  halfLivesSec: readonly number[],
+): SampledSigma | null {
+  const { at } = buf;
+  // The window's samples are one run of indices, [lo, i) with at[i] ≤ now; a return's earlier
+  // sample must lie in it too (index ≥ lo).
+  const lo = buf.lowerBound(now - windowMs, start, end);
+  const num = halfLivesSec.map(() => 0);
+  const den = halfLivesSec.map(() => 0);
+  let n = 0;
+  for (let i = lo; i < end && at[i]! <= now; i++) {
+    const j = buf.sampledFrom(i, sampleMs);
+    if (j < lo) continue;
+    const r = buf.sampledReturn(i);
+    const dt = (at[i]! - at[j]!) / 1000;
+    const age = (now - at[i]!) / 1000;
+    for (let k = 0; k < halfLivesSec.length; k++) {
+      const w = Math.pow(2, -age / halfLivesSec[k]!);
+      num[k]! += w * r * r;
+      den[k]! += w * dt;
+    }
+    n += 1;
+  }
+  if (n === 0) return null;
+  const sigmas = num.map((s, k) => (den[k]! > 0 ? Math.sqrt(s / den[k]!) : 0));
+  return { sigmas, returns: n };
+}
+
+/**
+ * {@link sampledSigma} by a scan of `series` itself: what a series that is not a clean history
+ * takes, and the reference the tests hold the doubles' path to.
+ */
+export function sampledSigmaScan(
   series: readonly MidSample[],
   now: number,
   windowMs: number,

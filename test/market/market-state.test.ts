@@ -51,6 +51,37 @@ describe('MarketState', () => {
     expect(b.asks[0]!.price.toFixed()).toBe('100.2');
   });
 
+  it.each([
+    {
+      name: 'the same levels (a new poll, new objects): the parsed levels and the mid are reused',
+      bid: '100.5',
+      qty: '1.25',
+      reused: true,
+    },
+    { name: 'a price changed: parsed afresh', bid: '100.6', qty: '1.25', reused: false },
+    { name: 'a quantity changed: parsed afresh', bid: '100.5', qty: '1.5', reused: false },
+  ])('polls the book again with $name', ({ bid, qty, reused }) => {
+    const s = state();
+    s.applyPairs(PAIRS, T0);
+    s.applyBook('BTC/USDC', book('BTC/USDC', 4), T0 + 1_000);
+    const first = s.snapshot(T0 + 1_000).pairs['BTC/USDC']!;
+    const again = book('BTC/USDC', 5, bid);
+    again.bids[0] = [bid, qty];
+    expect(s.applyBook('BTC/USDC', again, T0 + 2_500)).toBe('applied');
+    const second = s.snapshot(T0 + 2_500).pairs['BTC/USDC']!;
+    // Stamped with this poll either way.
+    expect(second.book!.receivedAt).toBe(T0 + 2_500);
+    expect(second.book!.sequence).toBe(5);
+    expect(second.book!.bids[0]!.price.toFixed()).toBe(bid);
+    expect(second.book!.bids[0]!.quantity.toFixed()).toBe(qty);
+    expect(second.mids).toHaveLength(2);
+    expect(second.mids![1]!.at).toBe(T0 + 2_500);
+    expect(second.mids![1]!.price.toFixed()).toBe(new Dec(bid).plus('101.5').div(2).toFixed());
+    expect(second.book!.bids === first.book!.bids).toBe(reused);
+    expect(second.book!.asks === first.book!.asks).toBe(reused);
+    expect(second.mids![1]!.price === first.mids![0]!.price).toBe(reused);
+  });
+
   it('drops a book older than the one held but records the poll as a success', () => {
     const s = state();
     s.applyPairs(PAIRS, T0);
