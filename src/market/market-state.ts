@@ -13,10 +13,13 @@ import type {
   BookView,
   MarketSnapshot,
   MidSample,
+  OwnOrderView,
   PairMarket,
   TradeView,
 } from './market-snapshot.js';
 import { appendMid, midPrice, type MidHistoryLimits } from './mid-history.js';
+import { bookWithoutOwn } from './ownless-book.js';
+import type { MidsOwnOrders } from '../config/sections/market.js';
 import type { SourceReading } from './reference/combine-sources.js';
 import { mergeTrades, tradeIds } from './trade-window.js';
 import {
@@ -34,9 +37,15 @@ export interface MarketStateOptions {
   readonly pairs: readonly string[];
   /** Recent trades kept per pair. Default 200. */
   readonly tradesKeep?: number;
-  /** Bounds of the mid-price history. Default 15 min, 1 200 samples. */
-  readonly mids?: MidHistoryLimits;
+  /**
+   * Bounds of the mid-price history (default 15 min, 1 200 samples), and which book its mids are
+   * taken from (`market.mids.ownOrders`; default `include`: the polled book's).
+   */
+  readonly mids?: MidHistoryLimits & { readonly ownOrders?: MidsOwnOrders };
 }
+
+/** The daemon's own orders (every pair's), read when a book poll is applied. */
+export type OwnOrdersSource = () => readonly OwnOrderView[];
 
 /** The name a data source's last success is kept under: `pairs`, `account`, `balances`, `book:<pair>`, `trades:<pair>`. */
 export type MarketSource = 'pairs' | 'account' | 'balances' | `book:${string}` | `trades:${string}`;
@@ -86,6 +95,8 @@ export class MarketState {
   private readonly slots = new Map<string, PairSlot>();
   private readonly tradesKeep: number;
   private readonly midLimits: MidHistoryLimits;
+  private readonly midsWithoutOwn: boolean;
+  private ownOrders: OwnOrdersSource | null = null;
   private readonly successes = new Map<MarketSource, number>();
   private balances: Readonly<Record<string, BalanceView>> | null = null;
   private balancesAt: number | null = null;
@@ -110,6 +121,7 @@ export class MarketState {
     }
     this.tradesKeep = options.tradesKeep ?? 200;
     this.midLimits = options.mids ?? DEFAULT_MIDS;
+    this.midsWithoutOwn = options.mids?.ownOrders === 'exclude';
   }
 
   /** The configured pairs. */
@@ -131,6 +143,15 @@ export class MarketState {
   /** Counters since construction. */
   get stats(): MarketStateCounters {
     return { ...this.counters };
+  }
+
+  /**
+   * Where the daemon's own orders are read from, for a mid history taken without them
+   * (`market.mids.ownOrders: exclude`); set once the order engine exists. Until then, or
+   * without it, the mids are the polled book's.
+   */
+  useOwnOrders(source: OwnOrdersSource): void {
+    this.ownOrders = source;
   }
 
   /** GET /pairs answered: records the configured pairs' metadata. */
@@ -167,7 +188,9 @@ export class MarketState {
     slot.book = view;
     slot.bookWire = book;
     slot.bookMid = mid;
-    if (mid !== null) slot.mids = appendMid(slot.mids, { at, price: mid }, this.midLimits);
+    const sample =
+      this.midsWithoutOwn && this.ownOrders !== null ? ownlessMid(view, this.ownOrders(), pair) : mid;
+    if (sample !== null) slot.mids = appendMid(slot.mids, { at, price: sample }, this.midLimits);
     slot.view = null;
     return 'applied';
   }
@@ -307,4 +330,9 @@ export class MarketState {
     });
     return slot.view;
   }
+}
+
+/** The mid of `book` without the own orders of `pair`; null when a side is then empty. */
+function ownlessMid(book: BookView, own: readonly OwnOrderView[], pair: string): Dec | null {
+  return own.some((o) => o.pair === pair) ? midPrice(bookWithoutOwn(book, own, pair)) : midPrice(book);
 }

@@ -3,7 +3,8 @@
  *
  * Per desired slot:
  * - a resting order that is toxic (the quote's own tolerance says the reference came within its
- *   edge) is cancelled at once, whatever the slot is doing;
+ *   edge), or more than `oversizeMultiple` times the quote's size, is cancelled at once, whatever
+ *   the slot is doing;
  * - a slot with an order being placed, unknown or being cancelled is busy: nothing is placed
  *   for it and its resting orders are left alone (never two placements for one slot, never a
  *   placement over an order whose outcome is not known). A quote with its own tolerance treats an
@@ -115,6 +116,18 @@ function priceFits(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams, sh
   const want = edgeBps(q.side, q.price, q.reference);
   const edge = edgeBps(o.side, o.price, q.reference);
   return edge >= want - widen(t.insideBps) && edge <= want + widen(t.outsideBps) && edge >= t.toxicEdgeBps;
+}
+
+/**
+ * Whether `o` holds more than `oversizeMultiple` times the quote's size and more than the size
+ * tolerance keeps (never with 0).
+ */
+function oversize(o: OwnOrderView, q: DesiredQuote, params: ReconcileParams): boolean {
+  return (
+    params.oversizeMultiple > 0 &&
+    o.remaining.gt(q.quantity.times(params.oversizeMultiple)) &&
+    !sizeFits(o, q, params)
+  );
 }
 
 /** Whether the size of `o` is within `sizeTolerancePct` of the quote's (estimated where clear). */
@@ -238,10 +251,17 @@ export function planReconcile(
   const fulfilled = new Set<string>();
   for (const [slot, q] of bySlot) {
     const all = onSlot.get(slot) ?? [];
-    // A toxic quote goes at once, whatever else the slot is doing (break before make).
+    // A toxic or oversize quote goes at once, whatever else the slot is doing (break before make).
+    const goesNow = (o: OwnOrderView): boolean => cancellable(o) && (isToxic(o, q) || oversize(o, q, params));
     for (const o of all)
-      if (cancellable(o) && isToxic(o, q)) cancel(o, 'toxic: the reference came within its edge');
-    const orders = all.filter((o) => !(cancellable(o) && isToxic(o, q)));
+      if (goesNow(o))
+        cancel(
+          o,
+          isToxic(o, q)
+            ? 'toxic: the reference came within its edge'
+            : `oversize: more than ${params.oversizeMultiple} times the desired size`,
+        );
+    const orders = all.filter((o) => !goesNow(o));
     if (orders.some((o) => !cancellable(o) && blocks(o, q))) {
       fulfilled.add(slot);
       deferred.push({ slot, reason: 'slot busy: an order is being placed, unknown or being cancelled' });

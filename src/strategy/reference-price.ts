@@ -7,17 +7,12 @@
  * its last answer).
  */
 import type { Dec } from '../core/decimal.js';
-import { ZERO, floatNear } from '../core/decimal.js';
+import { ZERO } from '../core/decimal.js';
 import { combineSources } from '../market/reference/combine-sources.js';
-import type { BookView, Level, OwnOrderView, PairMarket } from '../market/market-snapshot.js';
+import type { OwnOrderView, PairMarket } from '../market/market-snapshot.js';
+import { bookWithoutOwn, type OwnlessBook } from '../market/ownless-book.js';
 import type { ReferenceSourceName } from '../config/sections/strategy-params.js';
 import type { PairStrategyParams } from './params.js';
-
-/** A book with the daemon's own orders taken out. Bids descending, asks ascending. */
-export interface OwnlessBook {
-  readonly bids: readonly Level[];
-  readonly asks: readonly Level[];
-}
 
 /** A usable reference price. */
 export interface ReferencePrice {
@@ -30,76 +25,6 @@ export interface ReferencePrice {
 /** The reference price, or why there is none. Never a guess. */
 export type ReferenceResult =
   { readonly ok: true; readonly ref: ReferencePrice } | { readonly ok: false; readonly reason: string };
-
-/**
- * Own quantities by price level, keyed by the price's {@link floatNear}: equal decimals have the
- * same base-10⁷ limbs, hence the same key; a key shared by different prices (a double's rounding)
- * holds each of them, told apart by the exact comparison.
- */
-type OwnLevels = Map<number, { readonly price: Dec; quantity: Dec }[]>;
-
-function ownAt(own: OwnLevels, price: Dec): { readonly price: Dec; quantity: Dec } | undefined {
-  const here = own.get(floatNear(price));
-  if (here === undefined) return undefined;
-  for (const e of here) if (e.price.eq(price)) return e;
-  return undefined;
-}
-
-function subtract(levels: readonly Level[], own: OwnLevels): Level[] {
-  const out: Level[] = [];
-  for (const l of levels) {
-    const mine = own.size === 0 ? undefined : ownAt(own, l.price)?.quantity;
-    const rest = mine === undefined ? l.quantity : l.quantity.minus(mine);
-    if (rest.gt(ZERO)) out.push(mine === undefined ? l : { price: l.price, quantity: rest });
-  }
-  return out;
-}
-
-/**
- * The polled book minus the remaining quantity of every own order of `pair` at its price level;
- * a level that was all ours disappears.
- *
- * Every own order is subtracted, whatever its state: a placing or unknown order may already rest
- * (the book poll can see a commit before the orders poll does), and a cancelling one rests until
- * its cancel commits. Over-subtracting only hides liquidity at our own price levels; not
- * subtracting would let the strategy quote off its own orders.
- */
-export function bookWithoutOwn(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
-  // A pass asks twice per pair with the same inputs (reference, then no-cross limits), and the
-  // markouts ask again with the pass's snapshot and own orders: reuse the book's last answer.
-  // Pure inputs (readonly by contract), so the same objects give the same book.
-  const last = lastOwnless.get(book);
-  if (last !== undefined && last.own === own && last.pair === pair) return last.result;
-  const result = computeOwnless(book, own, pair);
-  lastOwnless.set(book, { own, pair, result });
-  return result;
-}
-
-/** Each book's last answer (a book object belongs to one poll of one pair). */
-const lastOwnless = new WeakMap<
-  BookView,
-  { readonly own: readonly OwnOrderView[]; readonly pair: string; readonly result: OwnlessBook }
->();
-
-function computeOwnless(book: BookView, own: readonly OwnOrderView[], pair: string): OwnlessBook {
-  const bids: OwnLevels = new Map();
-  const asks: OwnLevels = new Map();
-  for (const o of own) {
-    if (o.pair !== pair || !o.remaining.gt(ZERO)) continue;
-    const m = o.side === 'BUY' ? bids : asks;
-    const known = ownAt(m, o.price);
-    if (known !== undefined) {
-      known.quantity = known.quantity.plus(o.remaining);
-      continue;
-    }
-    const key = floatNear(o.price);
-    const entry = { price: o.price, quantity: ZERO.plus(o.remaining) };
-    const here = m.get(key);
-    if (here === undefined) m.set(key, [entry]);
-    else here.push(entry);
-  }
-  return { bids: subtract(book.bids, bids), asks: subtract(book.asks, asks) };
-}
 
 /** `(best bid + best ask) / 2`, or null when a side is empty. */
 export function midPrice(book: OwnlessBook): Dec | null {

@@ -46,7 +46,8 @@ import {
   type StrategyResult,
   slotId,
 } from './quote-types.js';
-import { bestPrices, bookWithoutOwn, referencePrice } from './reference-price.js';
+import { bookWithoutOwn } from '../market/ownless-book.js';
+import { bestPrices, referencePrice } from './reference-price.js';
 import { bestQuotes, clampDistances, quoteQuantity, scaledSize } from './spread-levels.js';
 
 type PairOutcome =

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/core/decimal.js';
 import { MarketState } from '../../src/market/market-state.js';
 import { PAIRS, account, book, trade } from './support/fake-venue.js';
+import { own } from '../strategy/support/fixtures.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -112,6 +113,32 @@ describe('MarketState', () => {
     // A one-sided book gives no mid.
     s.applyBook('BTC/USDC', { ...book('BTC/USDC', 10), asks: [] }, T0 + 6_000);
     expect(s.snapshot(T0 + 6_000).pairs['BTC/USDC']!.mids!).toHaveLength(3);
+  });
+
+  describe('the mid history without the own orders (mids.ownOrders)', () => {
+    // The book's best bid 100.5 × 1.25 is ours in full, its best ask 101.5 × 0.75 ours for 0.5.
+    const mine = [
+      own({ pair: 'BTC/USDC', side: 'BUY', price: '100.5', remaining: '1.25' }),
+      own({ pair: 'BTC/USDC', side: 'SELL', price: '101.5', remaining: '0.5' }),
+    ];
+    const midsOf = (ownOrders: 'include' | 'exclude', wire: boolean): string[] => {
+      const s = state({ mids: { keepMs: 60_000, maxSamples: 10, ownOrders } });
+      if (wire) s.useOwnOrders(() => mine);
+      s.applyPairs(PAIRS, T0);
+      s.applyBook('BTC/USDC', book('BTC/USDC', 1), T0 + 1_000);
+      s.applyBook('ETH/USDC', book('ETH/USDC', 1), T0 + 1_000);
+      const pairs = s.snapshot(T0 + 2_000).pairs;
+      return [pairs['BTC/USDC']!.mids![0]!.price.toFixed(), pairs['ETH/USDC']!.mids![0]!.price.toFixed()];
+    };
+    it.each([
+      // Without ours the best bid is the next level, 100: (100 + 101.5) / 2. ETH has no own order.
+      { ownOrders: 'exclude' as const, wire: true, mids: ['100.75', '101'] },
+      { ownOrders: 'include' as const, wire: true, mids: ['101', '101'] },
+      // No source of own orders yet (before the engine exists): the polled book's mid.
+      { ownOrders: 'exclude' as const, wire: false, mids: ['101', '101'] },
+    ])('$ownOrders, own orders wired: $wire', ({ ownOrders, wire, mids }) => {
+      expect(midsOf(ownOrders, wire)).toEqual(mids);
+    });
   });
 
   it('de-duplicates trades by tradeId into a bounded window, newest first', () => {

@@ -65,6 +65,7 @@ describe('planReconcile with the balances pending', () => {
   const PARAMS: ReconcileParams = {
     priceToleranceBps: 5,
     sizeTolerancePct: 20,
+    oversizeMultiple: 0,
     maxOrderAgeMs: 60_000,
     ordersPerSlot: 2,
   };

@@ -80,6 +80,7 @@ describe('the whole freshness check of a queued placement, by stage: fresh, or w
   const PARAMS: ReconcileParams = {
     priceToleranceBps: 5,
     sizeTolerancePct: 20,
+    oversizeMultiple: 0,
     maxOrderAgeMs: 3_600_000,
     ordersPerSlot: 2,
   };

@@ -215,6 +215,7 @@ describe('latencyAwareModel in the strategy', () => {
       const reconcile = {
         priceToleranceBps: 8,
         sizeTolerancePct: 30,
+        oversizeMultiple: 0,
         maxOrderAgeMs: 3_600_000,
         ordersPerSlot: 2,
       };

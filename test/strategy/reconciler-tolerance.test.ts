@@ -15,6 +15,7 @@ import { NOW, bal, d, own, quote, tolerance } from './support/fixtures.js';
 const PARAMS: ReconcileParams = {
   priceToleranceBps: 5,
   sizeTolerancePct: 20,
+  oversizeMultiple: 0,
   maxOrderAgeMs: 3_600_000,
   ordersPerSlot: 2,
 };

@@ -9,6 +9,7 @@ import { NOW, bal, own, quote } from './support/fixtures.js';
 const PARAMS: ReconcileParams = {
   priceToleranceBps: 5,
   sizeTolerancePct: 20,
+  oversizeMultiple: 0,
   maxOrderAgeMs: 60_000,
   ordersPerSlot: 2,
 };
@@ -300,5 +301,32 @@ describe('reconcile: orders not wanted', () => {
     ];
     const [a] = reconcile(result([], skipped), [stray], RICH, PARAMS);
     expect(a).toEqual({ type: 'cancel', key: 's', reason: 'no reference price: book is stale' });
+  });
+});
+
+describe('reconcile: an order far above the desired size goes at once (oversizeMultiple)', () => {
+  const bidOf = (remaining: string) => own({ key: 'old', side: 'BUY', price: '99.9', remaining });
+  const run = (multiple: number, remaining: string) =>
+    show(reconcile(result([BID]), [bidOf(remaining)], RICH, { ...PARAMS, oversizeMultiple: multiple }));
+  it.each([
+    // The quote wants 1: more than twice that is cancelled now and the slot placed afresh.
+    { multiple: 2, remaining: '2.01', actions: ['cancel old', 'place BTC/USDC:BUY:0 99.9@1 p10010000'] },
+    // Exactly twice is not above it: replaced make before break, as any off-size order.
+    { multiple: 2, remaining: '2', actions: ['place BTC/USDC:BUY:0 99.9@1 p10010000 replaces old'] },
+    { multiple: 0, remaining: '5', actions: ['place BTC/USDC:BUY:0 99.9@1 p10010000 replaces old'] },
+    // Within the size tolerance (20 %): kept whatever the multiple; beyond it, cancelled at once.
+    { multiple: 1, remaining: '1.2', actions: [] },
+    { multiple: 1, remaining: '1.21', actions: ['cancel old', 'place BTC/USDC:BUY:0 99.9@1 p10010000'] },
+  ])('multiple $multiple, remaining $remaining', ({ multiple, remaining, actions }) => {
+    expect(run(multiple, remaining)).toEqual(actions);
+  });
+
+  it('says why it cancelled', () => {
+    const plan = planReconcile(result([BID]), [bidOf('3')], RICH, { ...PARAMS, oversizeMultiple: 2 });
+    expect(plan.actions[0]).toMatchObject({
+      type: 'cancel',
+      key: 'old',
+      reason: 'oversize: more than 2 times the desired size',
+    });
   });
 });

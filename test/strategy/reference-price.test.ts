@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { OwnOrderView, PairMarket } from '../../src/market/market-snapshot.js';
-import { bookWithoutOwn, microprice, midPrice, referencePrice } from '../../src/strategy/reference-price.js';
+import { bookWithoutOwn } from '../../src/market/ownless-book.js';
+import { microprice, midPrice, referencePrice } from '../../src/strategy/reference-price.js';
 import { NOW, book, d, market, own, pairParams } from './support/fixtures.js';
 
 describe('bookWithoutOwn', () => {

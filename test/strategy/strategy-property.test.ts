@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { Dec, ZERO } from '../../src/core/decimal.js';
 import type { Level, OwnOrderView } from '../../src/market/market-snapshot.js';
 import { fundingPools } from '../../src/strategy/funding.js';
-import { bestPrices, bookWithoutOwn } from '../../src/strategy/reference-price.js';
+import { bookWithoutOwn } from '../../src/market/ownless-book.js';
+import { bestPrices } from '../../src/strategy/reference-price.js';
 import { computeQuotes } from '../../src/strategy/strategy.js';
 import { NOW, PAIR, bal, market, params, snapshot } from './support/fixtures.js';
 

@@ -24,10 +24,14 @@ export interface TradesPollConfig extends PollIntervalConfig {
   readonly keep: number;
 }
 
-/** The mid-price history kept per pair (for volatility estimation). */
+/** Whether the mid history is taken from the book with or without the daemon's own orders. */
+export type MidsOwnOrders = 'include' | 'exclude';
+
+/** The mid-price history kept per pair (for volatility estimation and the jump test). */
 export interface MidsConfig {
   readonly keepMs: number;
   readonly maxSamples: number;
+  readonly ownOrders: MidsOwnOrders;
 }
 
 /** The market-data pollers that build the `MarketSnapshot`. */
@@ -120,6 +124,11 @@ export const marketSchema: SchemaOf<MarketConfig> = {
       doc: 'Most mid-price samples kept per pair (one per book poll that changed the book or its time).',
       format: intFormat(2, 100_000),
       default: 1_200,
+    },
+    ownOrders: {
+      doc: "Which book the mid history is taken from: `exclude` the daemon's own orders (the market's mid, as the `mid` reference is), or `include` them (the polled book's mid; while the daemon's quotes are the best bid and ask that is their centre, which moves only when they are repriced or taken, so σ and the jump test then see the daemon's own quotes more than the market).",
+      format: ['include', 'exclude'],
+      default: 'include',
     },
   },
 };

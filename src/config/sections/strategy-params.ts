@@ -245,6 +245,11 @@ export const reconcileParamSpecs = {
     PCT,
     20,
   ),
+  oversizeMultiple: param(
+    "Cancel a resting order at once, without waiting for its replacement (break before make), when its remaining size is more than this many times the desired quote's and outside sizeTolerancePct: a quote the strategy shrank (latency.jumpSizeShare after a price jump) then stops resting at its old size for the pipeline cycles its replacement takes. 0 = never: such an order is replaced as any off-size one, make before break.",
+    NON_NEG_NUM,
+    0,
+  ),
   maxOrderAgeMs: MS('Replace an order older than this, ms, even when it is within tolerance.', 3_600_000),
   ordersPerSlot: intParam(
     "Most orders one quote slot may hold at once: resting, being placed or being cancelled. 2 (make before break): a replacement is placed while the slot's order rests, and the next one waits until the replaced order's cancel has landed (about 35 s on this venue). 3: the next replacement may start while that cancel is still landing, so a slot is repriced about once a placement instead of once a placement and a cancel; it locks a third order's funds and counts toward risk.maxOpenOrders, so it pays with several parties (firm.parties) whose pipelines would otherwise idle.",

@@ -8,7 +8,7 @@ import type { Histogram } from 'prom-client';
 
 import type { Dec } from '../../core/decimal.js';
 import type { MarketSnapshot, OwnOrderView } from '../../market/market-snapshot.js';
-import { bookWithoutOwn } from '../../strategy/reference-price.js';
+import { bookWithoutOwn } from '../../market/ownless-book.js';
 import type { MetricLabels } from './labels.js';
 import { sideLabel } from './labels.js';
 import type { MetricFactory } from './metric-factory.js';

@@ -11,6 +11,7 @@ const PAIR = 'BTC/USDC';
 const params: ReconcileParams = {
   priceToleranceBps: 8,
   sizeTolerancePct: 30,
+  oversizeMultiple: 0,
   maxOrderAgeMs: 3_600_000,
   ordersPerSlot: 2,
 };
