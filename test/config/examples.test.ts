@@ -24,6 +24,8 @@ const RUNS: Record<string, { configFiles: string[]; market: string | null }> = {
   'hedged-every-fill.json': { configFiles: ['hedged-every-fill.json'], market: null },
   // The σ and jump levers over config/paper.json (docs/results/2026-11-28-regimes-2.md to -4.md).
   'regime-levers.json': { configFiles: ['regime-levers.json'], market: null },
+  // Own-less mids, the oversize cancel and a 7 500 USDC level (docs/results/2026-11-29-regimes-7.md).
+  'jump-guard.json': { configFiles: ['jump-guard.json'], market: null },
   // Replayed with `simulate --prices BTC/USDC=FILE` over the default config and market; the
   // series themselves are checked in test/lab/replay/.
   'replay-btc-usdc.csv': { configFiles: [], market: null },
@@ -48,6 +50,17 @@ describe('config/examples', () => {
 
   it.each(Object.entries(RUNS))('%s loads as simulate loads it', (_name, run) => {
     expect(scenario(run).config.pairs.length).toBeGreaterThan(0);
+  });
+
+  it('the jump guard changes only its three settings of config/paper.json', () => {
+    const base = scenario({ configFiles: [], market: null }).config;
+    const guard = scenario(RUNS['jump-guard.json']!).config;
+    expect(guard.market.mids.ownOrders).toBe('exclude');
+    expect(base.market.mids.ownOrders).toBe('include');
+    expect(guard.strategy.reconcile.oversizeMultiple).toBe(2);
+    expect(guard.strategy.defaults.levels.size).toBe('7500');
+    expect(base.strategy.defaults.levels.size).toBe('15000');
+    expect(guard.strategy.defaults.latency).toEqual(base.strategy.defaults.latency);
   });
 
   it('the four-pair example quotes four pairs on a market that has them', () => {
