@@ -101,6 +101,17 @@ export function jumpScan(
   return false;
 }
 
+/**
+ * Whether the pair is still warming up: its mid history (oldest first) reaches back less than
+ * `warmupMs` before `now`, or is empty (`latency.jumpWarmupMs`; never with 0). The quotes are then
+ * those of a remembered jump.
+ */
+export function warmingUp(mids: readonly MidSample[], now: number, warmupMs: number): boolean {
+  if (!(warmupMs > 0)) return false;
+  const first = mids[0];
+  return first === undefined || now - first.at < warmupMs;
+}
+
 /** What the quotes do while a jump is remembered: bps added to both half-spreads, and the size share. */
 export interface JumpResponse {
   readonly widenBps: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { latencyParamSpecs } from '../../src/config/sections/latency-params.js';
-import { jumpResponse, jumpSeen } from '../../src/strategy/jump-memory.js';
+import { jumpResponse, jumpSeen, warmingUp } from '../../src/strategy/jump-memory.js';
 import { latencyAwareModel, latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
 import { computeQuotes } from '../../src/strategy/strategy.js';
 import { NOW, PAIR, bal, book, d, market, pairParams, params, show, snapshot } from './support/fixtures.js';
@@ -304,5 +304,50 @@ describe('latency.jumpSizeShare in the strategy: every level smaller while a jum
     };
     expect(shapeOf(JUMPED)).toBe(0.5);
     expect(shapeOf(CALM)).toBeUndefined();
+  });
+});
+
+describe('latency.jumpWarmupMs: quoted as after a jump until the mid history reaches back that long', () => {
+  const span = (secondsBack: number) => [pt(secondsBack, 100), pt(0, 100)];
+  it.each([
+    { name: 'off (0), no history', mids: [], warmupMs: 0, warming: false },
+    { name: 'no history yet', mids: [], warmupMs: 3_600_000, warming: true },
+    { name: 'a history of 59 min 59 s', mids: span(3_599), warmupMs: 3_600_000, warming: true },
+    { name: 'a history of exactly an hour', mids: span(3_600), warmupMs: 3_600_000, warming: false },
+    { name: 'a history of two hours', mids: span(7_200), warmupMs: 3_600_000, warming: false },
+  ])('$name', ({ mids, warmupMs, warming }) => {
+    expect(warmingUp(mids, NOW, warmupMs)).toBe(warming);
+  });
+
+  it('the shape carries the jump response while warming up, with no jump in the mids', () => {
+    const shapeOf = (warmupMs: number) => {
+      const r = latencyAwareModel.shape({
+        pair: PAIR,
+        reference: d(100),
+        now: NOW,
+        market: market({ mids: span(1_800) }),
+        holdings: null,
+        share: null,
+        params: pairParams({
+          model: 'latency-aware',
+          volatility: { fixedSigma: 1e-4 },
+          spread: { bidBps: 1, askBps: 1 },
+          latency: {
+            jumpZ: 6,
+            jumpMemoryMs: 3_600_000,
+            jumpSizeShare: 0.25,
+            jumpWidenBps: 10,
+            jumpWarmupMs: warmupMs,
+          },
+        }),
+        timing: { placementMs: 45_000, cancelMs: 35_000, queued: 0 },
+      });
+      return r.ok ? [r.shape.sizeShare, r.shape.bidBps] : 'not quoted';
+    };
+    const [coldShare, coldBid] = shapeOf(3_600_000) as [number, number];
+    const [warmShare, warmBid] = shapeOf(1_800_000) as [number | undefined, number];
+    expect(coldShare).toBe(0.25);
+    expect(warmShare).toBeUndefined();
+    expect(coldBid - warmBid).toBeCloseTo(10, 9);
   });
 });

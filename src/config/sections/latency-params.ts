@@ -99,6 +99,12 @@ export const latencyParamSpecs = {
     'latency-aware: how long, ms, a price jump seen in the mids is remembered (widening the half-spreads and scaling the sizes); at most the mid history kept, market.mids.keepMs (15 min by default).',
     900_000,
   ),
+  jumpWarmupMs: intParam(
+    'latency-aware: until the mid history reaches back this long, ms, a pair is quoted as if a price jump were remembered (latency.jumpWidenBps, latency.jumpSizeShare; 0 = off): a daemon that has not yet watched a market treats it as one that jumps, so the first jump of a run does not meet full-size quotes. At most market.mids.keepMs; it starts again with every start of the daemon.',
+    0,
+    86_400_000,
+    0,
+  ),
   jumpWidenBps: param(
     'latency-aware: bps added to both half-spreads while a price jump is remembered.',
     BPS,

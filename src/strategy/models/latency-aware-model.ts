@@ -23,12 +23,12 @@
  * With `latency.jumpZ` above 0, a price jump seen in the book mids within `latency.jumpMemoryMs`
  * (a return above `jumpZ`·σ·√Δt and above `latency.jumpMinBps`) adds `latency.jumpWidenBps` to
  * both half-spread floors and multiplies every level's size by `latency.jumpSizeShare`
- * (`jump-memory.ts`).
+ * (`jump-memory.ts`); so does a mid history that reaches back less than `latency.jumpWarmupMs`.
  */
 import { holdingsSkewBps } from '../inventory-skew.js';
 import type { PairStrategyParams } from '../params.js';
 import type { QuoteTolerance } from '../quote-types.js';
-import { jumpResponse, jumpSeen } from '../jump-memory.js';
+import { jumpResponse, jumpSeen, warmingUp } from '../jump-memory.js';
 import { estimateSigma } from '../volatility.js';
 import type { PipelineTiming } from '../../core/pipeline-timing.js';
 import type { ModelShape, QuotingModel } from './quoting-model.js';
@@ -45,7 +45,9 @@ export const latencyAwareModel: QuotingModel = {
     const sigmaBps = sigma === null ? prior : sigma.sigma * 10_000;
     const l = params.latency;
     const mids = market.mids ?? [];
-    const jumped = jumpSeen(mids, now, sigmaBps / 10_000, l.jumpZ, l.jumpMemoryMs, l.jumpMinBps);
+    const jumped =
+      warmingUp(mids, now, l.jumpWarmupMs) ||
+      jumpSeen(mids, now, sigmaBps / 10_000, l.jumpZ, l.jumpMemoryMs, l.jumpMinBps);
     const response = jumpResponse(jumped, l.jumpWidenBps, l.jumpSizeShare);
     const shape = latencyAwareShape(
       sigmaBps,
