@@ -90,6 +90,11 @@ export interface PairMarket {
    * count. Optional for compatibility: absent means no history (treat as empty).
    */
   readonly mids?: readonly MidSample[];
+  /**
+   * When the first mid of this run was recorded (the history itself is trimmed to
+   * `market.mids.keepMs`); absent until then. The warm-up (`latency.jumpWarmupMs`) counts from it.
+   */
+  readonly midsSince?: number;
 }
 
 /** One mid price `(best bid + best ask) / 2`, at the time the book poll succeeded. */

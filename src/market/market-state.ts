@@ -71,6 +71,8 @@ interface PairSlot {
   bookMid: Dec | null;
   trades: readonly TradeView[];
   mids: readonly MidSample[];
+  /** When the first mid of the run was recorded; null before. */
+  midsSince: number | null;
   external: { price: Dec; at: number } | null;
   /** The "exchanges" reference sources; undefined unless the pair has them. */
   sources?: readonly SourceReading[];
@@ -115,6 +117,7 @@ export class MarketState {
         bookMid: null,
         trades: NONE,
         mids: NONE,
+        midsSince: null,
         external: null,
         view: null,
       });
@@ -190,7 +193,10 @@ export class MarketState {
     slot.bookMid = mid;
     const sample =
       this.midsWithoutOwn && this.ownOrders !== null ? ownlessMid(view, this.ownOrders(), pair) : mid;
-    if (sample !== null) slot.mids = appendMid(slot.mids, { at, price: sample }, this.midLimits);
+    if (sample !== null) {
+      slot.mids = appendMid(slot.mids, { at, price: sample }, this.midLimits);
+      slot.midsSince ??= at;
+    }
     slot.view = null;
     return 'applied';
   }
@@ -326,6 +332,7 @@ export class MarketState {
       trades: slot.trades,
       external: slot.external,
       mids: slot.mids,
+      ...(slot.midsSince === null ? {} : { midsSince: slot.midsSince }),
       ...(slot.sources === undefined ? {} : { sources: slot.sources }),
     });
     return slot.view;

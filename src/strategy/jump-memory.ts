@@ -102,14 +102,14 @@ export function jumpScan(
 }
 
 /**
- * Whether the pair is still warming up: its mid history (oldest first) reaches back less than
- * `warmupMs` before `now`, or is empty (`latency.jumpWarmupMs`; never with 0). The quotes are then
- * those of a remembered jump.
+ * Whether the pair is still warming up: its first mid of the run (`PairMarket.midsSince`) was
+ * recorded less than `warmupMs` before `now`, or none yet (`latency.jumpWarmupMs`; never with 0).
+ * The quotes are then those of a remembered jump. It counts from the run's first mid, not the
+ * history's oldest: the history is trimmed to `market.mids.keepMs`.
  */
-export function warmingUp(mids: readonly MidSample[], now: number, warmupMs: number): boolean {
+export function warmingUp(midsSince: number | undefined, now: number, warmupMs: number): boolean {
   if (!(warmupMs > 0)) return false;
-  const first = mids[0];
-  return first === undefined || now - first.at < warmupMs;
+  return midsSince === undefined || now - midsSince < warmupMs;
 }
 
 /** What the quotes do while a jump is remembered: bps added to both half-spreads, and the size share. */

@@ -3,8 +3,8 @@
  *
  * Per desired slot:
  * - a resting order that is toxic (the quote's own tolerance says the reference came within its
- *   edge), or more than `oversizeMultiple` times the quote's size, is cancelled at once, whatever
- *   the slot is doing;
+ *   edge), or outside the size tolerance and more than `oversizeMultiple` times the quote's size,
+ *   is cancelled at once, whatever the slot is doing;
  * - a slot with an order being placed, unknown or being cancelled is busy: nothing is placed
  *   for it and its resting orders are left alone (never two placements for one slot, never a
  *   placement over an order whose outcome is not known). A quote with its own tolerance treats an

@@ -115,6 +115,19 @@ describe('MarketState', () => {
     expect(s.snapshot(T0 + 6_000).pairs['BTC/USDC']!.mids!).toHaveLength(3);
   });
 
+  it("keeps the time of the run's first mid after the history has dropped it (midsSince)", () => {
+    const s = state({ mids: { keepMs: 2_000, maxSamples: 10 } });
+    s.applyPairs(PAIRS, T0);
+    expect(s.snapshot(T0).pairs['BTC/USDC']!.midsSince).toBeUndefined();
+    // A one-sided book has no mid: the first mid is the next poll's.
+    s.applyBook('BTC/USDC', { ...book('BTC/USDC', 1), asks: [] }, T0 + 500);
+    expect(s.snapshot(T0 + 500).pairs['BTC/USDC']!.midsSince).toBeUndefined();
+    for (let i = 0; i < 5; i++) s.applyBook('BTC/USDC', book('BTC/USDC', i + 2), T0 + 1_000 * (i + 1));
+    const btc = s.snapshot(T0 + 5_000).pairs['BTC/USDC']!;
+    expect(btc.mids![0]!.at).toBe(T0 + 3_000);
+    expect(btc.midsSince).toBe(T0 + 1_000);
+  });
+
   describe('the mid history without the own orders (mids.ownOrders)', () => {
     // The book's best bid 100.5 × 1.25 is ours in full, its best ask 101.5 × 0.75 ours for 0.5.
     const mine = [

@@ -307,25 +307,26 @@ describe('latency.jumpSizeShare in the strategy: every level smaller while a jum
   });
 });
 
-describe('latency.jumpWarmupMs: quoted as after a jump until the mid history reaches back that long', () => {
-  const span = (secondsBack: number) => [pt(secondsBack, 100), pt(0, 100)];
+describe('latency.jumpWarmupMs: quoted as after a jump for that long after the first mid of the run', () => {
   it.each([
-    { name: 'off (0), no history', mids: [], warmupMs: 0, warming: false },
-    { name: 'no history yet', mids: [], warmupMs: 3_600_000, warming: true },
-    { name: 'a history of 59 min 59 s', mids: span(3_599), warmupMs: 3_600_000, warming: true },
-    { name: 'a history of exactly an hour', mids: span(3_600), warmupMs: 3_600_000, warming: false },
-    { name: 'a history of two hours', mids: span(7_200), warmupMs: 3_600_000, warming: false },
-  ])('$name', ({ mids, warmupMs, warming }) => {
-    expect(warmingUp(mids, NOW, warmupMs)).toBe(warming);
+    { name: 'off (0), no mid yet', since: undefined, warmupMs: 0, warming: false },
+    { name: 'no mid yet', since: undefined, warmupMs: 3_600_000, warming: true },
+    { name: 'first mid 59 min 59 s ago', since: NOW - 3_599_000, warmupMs: 3_600_000, warming: true },
+    { name: 'first mid exactly an hour ago', since: NOW - 3_600_000, warmupMs: 3_600_000, warming: false },
+    { name: 'first mid two hours ago', since: NOW - 7_200_000, warmupMs: 3_600_000, warming: false },
+  ])('$name', ({ since, warmupMs, warming }) => {
+    expect(warmingUp(since, NOW, warmupMs)).toBe(warming);
   });
 
   it('the shape carries the jump response while warming up, with no jump in the mids', () => {
-    const shapeOf = (warmupMs: number) => {
+    // The history holds 30 min (as trimmed by market.mids.keepMs); the run's first mid is older.
+    const mids = [pt(1_800, 100), pt(0, 100)];
+    const shapeOf = (midsSince: number) => {
       const r = latencyAwareModel.shape({
         pair: PAIR,
         reference: d(100),
         now: NOW,
-        market: market({ mids: span(1_800) }),
+        market: { ...market({ mids }), midsSince },
         holdings: null,
         share: null,
         params: pairParams({
@@ -337,15 +338,15 @@ describe('latency.jumpWarmupMs: quoted as after a jump until the mid history rea
             jumpMemoryMs: 3_600_000,
             jumpSizeShare: 0.25,
             jumpWidenBps: 10,
-            jumpWarmupMs: warmupMs,
+            jumpWarmupMs: 3_600_000,
           },
         }),
         timing: { placementMs: 45_000, cancelMs: 35_000, queued: 0 },
       });
       return r.ok ? [r.shape.sizeShare, r.shape.bidBps] : 'not quoted';
     };
-    const [coldShare, coldBid] = shapeOf(3_600_000) as [number, number];
-    const [warmShare, warmBid] = shapeOf(1_800_000) as [number | undefined, number];
+    const [coldShare, coldBid] = shapeOf(NOW - 1_800_000) as [number, number];
+    const [warmShare, warmBid] = shapeOf(NOW - 7_200_000) as [number | undefined, number];
     expect(coldShare).toBe(0.25);
     expect(warmShare).toBeUndefined();
     expect(coldBid - warmBid).toBeCloseTo(10, 9);

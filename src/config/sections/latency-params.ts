@@ -100,7 +100,7 @@ export const latencyParamSpecs = {
     900_000,
   ),
   jumpWarmupMs: intParam(
-    'latency-aware: until the mid history reaches back this long, ms, a pair is quoted as if a price jump were remembered (latency.jumpWidenBps, latency.jumpSizeShare; 0 = off): a daemon that has not yet watched a market treats it as one that jumps, so the first jump of a run does not meet full-size quotes. At most market.mids.keepMs; it starts again with every start of the daemon.',
+    'latency-aware: for this long, ms, after its first book mid of the run, a pair is quoted as if a price jump were remembered (latency.jumpWidenBps, latency.jumpSizeShare; 0 = off): a daemon that has not yet watched a market treats it as one that jumps, so the first jump of a run does not meet full-size quotes. It starts again with every start of the daemon.',
     0,
     86_400_000,
     0,

@@ -23,7 +23,8 @@
  * With `latency.jumpZ` above 0, a price jump seen in the book mids within `latency.jumpMemoryMs`
  * (a return above `jumpZ`·σ·√Δt and above `latency.jumpMinBps`) adds `latency.jumpWidenBps` to
  * both half-spread floors and multiplies every level's size by `latency.jumpSizeShare`
- * (`jump-memory.ts`); so does a mid history that reaches back less than `latency.jumpWarmupMs`.
+ * (`jump-memory.ts`); so does a pair whose first mid of the run is younger than
+ * `latency.jumpWarmupMs`.
  */
 import { holdingsSkewBps } from '../inventory-skew.js';
 import type { PairStrategyParams } from '../params.js';
@@ -46,7 +47,7 @@ export const latencyAwareModel: QuotingModel = {
     const l = params.latency;
     const mids = market.mids ?? [];
     const jumped =
-      warmingUp(mids, now, l.jumpWarmupMs) ||
+      warmingUp(market.midsSince, now, l.jumpWarmupMs) ||
       jumpSeen(mids, now, sigmaBps / 10_000, l.jumpZ, l.jumpMemoryMs, l.jumpMinBps);
     const response = jumpResponse(jumped, l.jumpWidenBps, l.jumpSizeShare);
     const shape = latencyAwareShape(
