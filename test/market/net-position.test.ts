@@ -9,8 +9,8 @@ import { Dec } from '../../src/core/decimal.js';
 import type { MarketSnapshot, WalletInput } from '../../src/market/market-snapshot.js';
 import type { HedgeOffset } from '../../src/market/net-position.js';
 import { computeQuotes } from '../../src/strategy/strategy.js';
-import { BALANCED } from './support/strategy-cases.js';
-import { PAIR, bal, market, params, snapshot } from './support/fixtures.js';
+import { BALANCED } from '../strategy/support/strategy-cases.js';
+import { PAIR, bal, market, params, snapshot } from '../strategy/support/fixtures.js';
 
 const d = (x: string | number): Dec => new Dec(x);
 // Bought 0.5 BTC for 50 USDC from the balanced 1 BTC and 100 USDC.

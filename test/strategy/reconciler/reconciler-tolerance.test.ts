@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import type { OwnOrderView } from '../../src/market/market-snapshot.js';
-import type { ReconcileParams } from '../../src/strategy/params.js';
-import type { Action, DesiredQuote } from '../../src/strategy/quote-types.js';
-import { edgeBps, isToxic, orderFits, planReconcile } from '../../src/strategy/reconciler.js';
-import { NOW, bal, d, own, quote, tolerance } from './support/fixtures.js';
+import type { OwnOrderView } from '../../../src/market/market-snapshot.js';
+import type { ReconcileParams } from '../../../src/strategy/params.js';
+import type { Action, DesiredQuote } from '../../../src/strategy/quote-types.js';
+import { edgeBps, isToxic, orderFits, planReconcile } from '../../../src/strategy/reconciler.js';
+import { NOW, bal, d, own, quote, tolerance } from '../support/fixtures.js';
 
 /**
  * The reconciler with a quote's own tolerance (the latency-aware model): an asymmetric band of

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import type { BalanceView, OwnOrderView } from '../../src/market/market-snapshot.js';
-import type { ReconcileParams } from '../../src/strategy/params.js';
-import type { Action, DesiredQuote, QuoteSkip, StrategyResult } from '../../src/strategy/quote-types.js';
-import { planReconcile, reconcile } from '../../src/strategy/reconciler.js';
-import { NOW, bal, own, quote } from './support/fixtures.js';
+import type { BalanceView, OwnOrderView } from '../../../src/market/market-snapshot.js';
+import type { ReconcileParams } from '../../../src/strategy/params.js';
+import type { Action, DesiredQuote, QuoteSkip, StrategyResult } from '../../../src/strategy/quote-types.js';
+import { planReconcile, reconcile } from '../../../src/strategy/reconciler.js';
+import { NOW, bal, own, quote } from '../support/fixtures.js';
 
 const PARAMS: ReconcileParams = {
   priceToleranceBps: 5,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { latencyAwareModel, latencyAwareShape } from '../../src/strategy/models/latency-aware-model.js';
-import { UNMEASURED } from '../../src/core/pipeline-timing.js';
-import { MODEL_NAMES, QUOTING_MODELS, quotingModel } from '../../src/strategy/models/registry.js';
-import { pairParamSpecs } from '../../src/config/sections/strategy-params.js';
-import { orderFits } from '../../src/strategy/reconciler.js';
-import { computeQuotes } from '../../src/strategy/strategy.js';
-import { NOW, PAIR, bal, book, d, market, own, pairParams, params, snapshot } from './support/fixtures.js';
+import { latencyAwareModel, latencyAwareShape } from '../../../src/strategy/models/latency-aware-model.js';
+import { UNMEASURED } from '../../../src/core/pipeline-timing.js';
+import { MODEL_NAMES, QUOTING_MODELS, quotingModel } from '../../../src/strategy/models/registry.js';
+import { pairParamSpecs } from '../../../src/config/sections/strategy-params.js';
+import { orderFits } from '../../../src/strategy/reconciler.js';
+import { computeQuotes } from '../../../src/strategy/strategy.js';
+import { NOW, PAIR, bal, book, d, market, own, pairParams, params, snapshot } from '../support/fixtures.js';
 
 /**
  * The latency-aware model's distances. σ = 1 bp per √s and times of 100 s / 25 s give moves of
