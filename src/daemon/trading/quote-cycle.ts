@@ -316,6 +316,20 @@ export class QuoteCycle {
     };
   }
 
+  /**
+   * The daemon's own orders as a pass sees them: the engine's active orders, the intents waiting
+   * for the pipeline and the cancels in flight. The reference takes them out of the book, and so
+   * does the mid history with `market.mids.ownOrders: exclude`. A pass builds the same view from
+   * the reads it also takes the locks from.
+   */
+  ownOrders(): OwnOrderView[] {
+    return ownOrdersView(
+      this.d.engine.orders.active(),
+      this.d.dispatch.pendingIntents,
+      this.d.dispatch.cancelling,
+    );
+  }
+
   private inputs(raw: MarketSnapshot, params: LiveParams, excludeSlot?: string): Inputs {
     const { engine, dispatch } = this.d;
     const stale = this.d.bookWatch.stale(raw.now, params.risk.staleBookMs);

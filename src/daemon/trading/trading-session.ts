@@ -22,7 +22,6 @@ import { fillFlow, ownLocks, type LocalBalances } from '../../portfolio/local-ba
 import { OrderDispatch } from './order-dispatch.js';
 import type { Positions } from '../../portfolio/pnl.js';
 import { QuoteCycle } from './quote-cycle.js';
-import { ownOrdersView } from '../../orders/own-orders-view.js';
 import type { PauseSet } from '../../risk/pause-set.js';
 import { RISK_MEMORY_KEY, journalRiskMemory, type RiskMemoryEvent } from '../../risk/risk-memory.js';
 
@@ -90,9 +89,7 @@ export class TradingSession {
     engine.subscribe((e) => d.events.onEngineEvent(e));
     // The mid history without the daemon's own orders (`market.mids.ownOrders: exclude`): the
     // same own orders as a pass's reference takes out.
-    d.state.useOwnOrders(() =>
-      ownOrdersView(engine.orders.active(), this.dispatch.pendingIntents, this.dispatch.cancelling),
-    );
+    d.state.useOwnOrders(() => this.cycle.ownOrders());
   }
 
   /** The loops' stats. */
