@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { referencePages } = await import('../dist/cli/reference/reference-docs.js');
-for (const page of referencePages()) {
+for (const page of await referencePages()) {
   const file = join(root, page.path);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, page.text);

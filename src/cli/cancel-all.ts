@@ -319,8 +319,6 @@ async function reportLeft(args: Args, config: MmConfig, io: CommandIo, client: V
 /** The `cancel-all` subcommand. */
 export const cancelAllCommand: Command = {
   name: NAME,
-  summary:
-    'Cancel every resting order of the party or parties (dry run without --yes); refuses while a daemon runs',
   usage: USAGE,
   run,
 };

@@ -176,7 +176,6 @@ function formatHedgeChecks(checks: readonly HedgeCheckResult[], ok: boolean): st
 /** The `check` subcommand. */
 export const checkCommand: Command = {
   name: NAME,
-  summary: 'Run the onboarding preflight against the configured venue (read-only) and print the report',
   usage: USAGE,
   run,
 };

@@ -1,13 +1,11 @@
 /**
- * One CLI subcommand. Each lives in its own file under `src/cli/` and is registered in
- * `src/cli/commands.ts`. Commands parse their own arguments with `node:util` parseArgs and
- * print `--help` from their own usage text.
+ * One CLI subcommand. Each lives in its own file under `src/cli/` and is registered, with its line
+ * of the top-level help, in `src/cli/commands.ts`. Commands parse their own arguments with
+ * `node:util` parseArgs and print `--help` from their own usage text.
  */
 export interface Command {
   /** The subcommand name, e.g. `check`. */
   readonly name: string;
-  /** One line for the top-level help. */
-  readonly summary: string;
   /** Full usage text, printed by `--help`. */
   readonly usage: string;
   /** Runs the command; resolves to the process exit code. */

@@ -143,7 +143,6 @@ function describeAnswer(action: Action, a: Record<string, unknown>): string {
 /** The `pause` subcommand. */
 export const pauseCommand: Command = {
   name: 'pause',
-  summary: "Pause the running daemon's quoting (a pair, a side, or all): cancel there, place nothing",
   usage: usage('pause'),
   run: (argv, io) => run('pause', argv, io),
 };
@@ -151,7 +150,6 @@ export const pauseCommand: Command = {
 /** The `resume` subcommand. */
 export const resumeCommand: Command = {
   name: 'resume',
-  summary: 'Resume quoting paused by `pause` or by the kill switch',
   usage: usage('resume'),
   run: (argv, io) => run('resume', argv, io),
 };

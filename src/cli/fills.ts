@@ -232,7 +232,6 @@ function writerOf(format: Format, io: CommandIo): FillWriter {
 /** The `fills` subcommand. */
 export const fillsCommand: Command = {
   name: NAME,
-  summary: 'List the fills from the journal, with reference, spread captured and markouts (table, CSV, JSON)',
   usage: USAGE,
   run,
 };

@@ -112,7 +112,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 /** The `keygen` subcommand. */
 export const keygenCommand: Command = {
   name: 'keygen',
-  summary: 'Create a new Ed25519 signing key file and print its public key and ledger fingerprint',
   usage: USAGE,
   run,
 };

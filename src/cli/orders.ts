@@ -217,8 +217,6 @@ async function listVenue(args: Args, config: MmConfig, io: CommandIo): Promise<n
 /** The `orders` subcommand. */
 export const ordersCommand: Command = {
   name: NAME,
-  summary:
-    "List the party's (or each party's) orders on the venue, marked as known to the journal or FOREIGN (read-only)",
   usage: USAGE,
   run,
 };

@@ -216,7 +216,6 @@ export async function runPaper(argv: string[], io: CommandIo, seams: PaperSeams 
 /** The `paper` command. */
 export const paperCommand: Command = {
   name: 'paper',
-  summary: 'Paper trading: the daemon quoting against the simulated venue over HTTP',
   usage: USAGE,
   run: (argv, io) => runPaper(argv, io),
 };

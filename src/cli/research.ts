@@ -118,7 +118,6 @@ async function run(argv: string[], io: CommandIo): Promise<number> {
 /** The `research` subcommand: offline reproductions of published market-making results. */
 export const researchCommand: Command = {
   name: 'research',
-  summary: 'Reproduce a published market-making study offline (avellaneda-stoikov)',
   usage: USAGE,
   run,
 };

@@ -42,11 +42,12 @@ export async function runCli(argv: string[], io: CommandIo): Promise<number> {
     io.stdout(versionLine(io.env));
     return EXIT.OK;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr(`ledger-mm: unknown command ${JSON.stringify(name)}\n\n${topUsage()}`);
     return EXIT.USAGE;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(command.usage.endsWith('\n') ? command.usage : `${command.usage}\n`);
     return EXIT.OK;

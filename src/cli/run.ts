@@ -68,7 +68,6 @@ function defaultAttachments(config: MmConfig): DaemonAttachment[] {
 /** The `run` command. */
 export const runDaemonCommand: Command = {
   name: 'run',
-  summary: 'Run the quoting daemon against the configured venue',
   usage: USAGE,
   run: (argv, io) => runCommand(argv, io),
 };

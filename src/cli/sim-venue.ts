@@ -246,7 +246,6 @@ export async function runSimVenue(
 /** The `sim-venue` command. */
 export const simVenueCommand: Command = {
   name: 'sim-venue',
-  summary: 'Run the simulated venue over HTTP for the daemon to trade against',
   usage: USAGE,
   run: (argv, io) => runSimVenue(argv, io),
 };

@@ -356,7 +356,6 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
 /** The `simulate` command. */
 export const simulateCommand: Command = {
   name: 'simulate',
-  summary: 'Run the daemon against the simulated venue for hours of fake time; report and baselines',
   usage: USAGE,
   run: (argv, io) => runSimulate(argv, io),
 };

@@ -348,7 +348,6 @@ function journalText(read: JournalRead, journal: JournalSummary): string {
 /** The `status` subcommand. */
 export const statusCommand: Command = {
   name: NAME,
-  summary: "Summarise the daemon's status, or (no daemon) the account, open orders, balances and journal",
   usage: USAGE,
   run,
 };

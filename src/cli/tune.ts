@@ -305,7 +305,6 @@ export async function runTune(argv: string[], io: CommandIo, seams: TuneSeams = 
 /** The `tune` command. */
 export const tuneCommand: Command = {
   name: 'tune',
-  summary: 'Search strategy parameters in the simulator on training seeds; report the best on test seeds',
   usage: USAGE,
   run: (argv, io) => runTune(argv, io),
 };

@@ -217,7 +217,6 @@ function probeOf(config: MmConfig, clock: Clock): HeartbeatProbe {
 /** The `watchdog` subcommand. */
 export const watchdogCommand: Command = {
   name: NAME,
-  summary: "Dead-man switch: cancel the party's resting orders when the daemon's heartbeat goes silent",
   usage: USAGE,
   run: (argv, io) => runWatchdog(argv, io),
 };

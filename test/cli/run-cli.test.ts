@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/command.js';
-import { COMMANDS } from '../../src/cli/commands.js';
+import { COMMANDS, loadCommands } from '../../src/cli/commands.js';
 import { runCli, topUsage } from '../../src/cli/run-cli.js';
 import { runCaptured, type CapturedRun } from '../support/captured-io.js';
+
+/** Every registered command, loaded. */
+const commands = await loadCommands();
 
 /**
  * Runs the dispatcher with captured output. The environment holds an invalid value, so any
@@ -15,6 +18,11 @@ async function cli(...argv: string[]): Promise<CapturedRun> {
 }
 
 describe('the command registry', () => {
+  it('loads each registered command under its own name, with a usage of that name', () => {
+    expect(commands.map((c) => c.name)).toEqual(COMMANDS.map((c) => c.name));
+    expect(commands.filter((c) => !c.usage.startsWith(`Usage: ledger-mm ${c.name}`))).toEqual([]);
+  });
+
   it('registers keygen and check, each name once', () => {
     const names = COMMANDS.map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['keygen', 'check']));
@@ -75,7 +83,7 @@ describe('runCli', () => {
     expect(run.stderr).toContain(topUsage());
   });
 
-  describe.each(COMMANDS.map((c) => [c.name, c] as const))('%s --help', (name, command) => {
+  describe.each(commands.map((c) => [c.name, c] as const))('%s --help', (name, command) => {
     it.each(['--help', '-h'])(
       `prints the usage of ${name} with %s and exits 0, doing nothing else`,
       async (flag) => {

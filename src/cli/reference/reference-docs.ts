@@ -18,11 +18,11 @@ export interface ReferencePage {
 }
 
 /** Every generated page. */
-export function referencePages(): readonly ReferencePage[] {
+export async function referencePages(): Promise<readonly ReferencePage[]> {
   return [
     { path: 'docs/reference/config.md', text: configReference() },
     { path: 'docs/reference/metrics.md', text: metricsReference() },
-    { path: 'docs/reference/cli.md', text: cliReference() },
+    { path: 'docs/reference/cli.md', text: await cliReference() },
     { path: 'config/default.json', text: defaultConfigText() },
   ];
 }
