@@ -15,7 +15,7 @@ import { formatRegimesSummary } from '../lab/regimes/regimes-report.js';
 import type * as RegimesModuleNs from '../lab/regimes/run-regimes.js';
 import { loadReplays, parsePriceArg } from '../lab/replay/load-replays.js';
 import { DEFAULT_MAX_GAP_MS, ReplayError } from '../lab/replay/price-series.js';
-import type { RunCost } from '../lab/simulate/run/strategy-runner.js';
+import type { RunCost } from '../lab/simulate/run/strategy-protocol.js';
 import { formatSummary } from '../lab/simulate/render/summary-table.js';
 import { formatSeedsSummary } from '../lab/simulate/figures/seeds-report.js';
 import { withoutSeries } from '../lab/simulate/figures/report.js';
@@ -267,7 +267,7 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
   const started = performance.now();
   const costs = (label: string, c: RunCost): void =>
     io.stderr(
-      `ledger-mm simulate: ${label} took ${(c.wallMs / 1000).toFixed(1)} s wall, peak heap ${c.peakHeapMb.toFixed(0)} MB\n`,
+      `ledger-mm simulate: ${label} took ${(c.wallMs / 1000).toFixed(1)} s wall, peak heap ${c.peakHeapMb.toFixed(0)} MiB\n`,
     );
   const common = {
     input: { ...args, cwd: io.cwd, env: io.env },
@@ -345,7 +345,7 @@ export async function runSimulate(argv: string[], io: CommandIo, seams: Simulate
   }
   const wall = ((performance.now() - started) / 1000).toFixed(1);
   const rss = (process.resourceUsage().maxRSS / 1024).toFixed(0);
-  const written = `wrote ${files.json} and ${files.html}; wall time ${wall} s, peak RSS of the process ${rss} MB`;
+  const written = `wrote ${files.json} and ${files.html}; wall time ${wall} s, peak RSS of the process ${rss} MiB`;
   if (args.json) {
     io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     io.stderr(`ledger-mm simulate: ${written}\n`);

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { RunFigures } from '../simulate/figures/figures.js';
 import { runJobs, type RunJob } from '../simulate/run/run-jobs.js';
 import { loadScenario, type ScenarioInput } from '../simulate/run/scenario.js';
-import type { RunCost } from '../simulate/run/strategy-runner.js';
+import type { RunCost } from '../simulate/run/strategy-protocol.js';
 import { candidateConfig, candidateText, type Candidate, type TuneParam } from './tune-params.js';
 
 /** The objective: the mean PnL over the seeds, among candidates that meet every constraint. */

@@ -64,7 +64,7 @@ describe('simulate --seeds: two seeds, a tenth of an hour at fast latencies, wit
     expect(text).toMatch(/^1 +no-tolerance +-?\d/m);
     expect(text).toMatch(/^figure +daemon mean +min +max +cancel-then-replace mean/m);
     expect(text).toMatch(/^PASS {2}no halts of the daemon on any seed/m);
-    expect(run.stderr).toMatch(/seed 3 daemon took \d+\.\d s wall, peak heap \d+ MB/);
+    expect(run.stderr).toMatch(/seed 3 daemon took \d+\.\d s wall, peak heap \d+ MiB/);
   });
 
   it('report.html: the per-seed table, the spread and a chart per main figure, self-contained', () => {

@@ -14,8 +14,9 @@ export const DEFAULT_JOBS = 2;
 export const MAX_JOBS = 64;
 
 /**
- * Memory one run may take: its worker's heap bound (`WORKER_LIMITS`, 320 MB) and what lives
- * outside the heap (code, buffers, the journal's SQLite).
+ * Memory one day's run may take: its worker's heap bound (`workerLimits`, 151 MB for a day of
+ * one party) and what lives outside the heap (code, buffers, the journal's SQLite). Longer runs
+ * and more parties get a larger heap bound.
  */
 export const RUN_MEMORY_MB = 512;
 

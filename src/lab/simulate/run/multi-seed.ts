@@ -12,7 +12,7 @@ import { loadScenario, SIM_T0, type ScenarioInput } from './scenario.js';
 import { buildSeedsReport, type SeedRuns, type SeedsReport } from '../figures/seeds-report.js';
 import { renderSeedsHtml } from '../render/seeds-html.js';
 import { BASELINES, STRATEGY_DESCRIPTIONS, type StrategyName } from './strategies.js';
-import type { RunCost, StrategyResult } from './strategy-runner.js';
+import type { RunCost, StrategyResult } from './strategy-protocol.js';
 
 /** Options of {@link simulateSeeds}. */
 export interface SimulateSeedsOptions {

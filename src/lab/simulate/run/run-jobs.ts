@@ -2,13 +2,14 @@
  * The runs of a simulation (one seed's strategies, or every seed's), each in a worker thread of
  * its own with a bounded heap when the modules are compiled, at most {@link DEFAULT_JOBS} at
  * once unless told (see `concurrency.ts`). Under a TypeScript test runner (no worker) they run one
- * after another in this thread.
+ * after another in this thread: only then does this thread load the runner and the simulation.
  */
 import { DEFAULT_JOBS } from './concurrency.js';
 import { Progress } from './progress.js';
 import type { ScenarioInput } from './scenario.js';
 import type { StrategyName } from './strategies.js';
-import { canUseWorkers, runStrategy, runStrategyInWorker, type StrategyResult } from './strategy-runner.js';
+import type { StrategyResult } from './strategy-protocol.js';
+import { canUseWorkers, runStrategyInWorker } from './strategy-worker.js';
 import { runPool } from './worker-pool.js';
 
 /** One run: a strategy on a scenario (the seed is in the input). */
@@ -55,7 +56,9 @@ export async function runJobs(jobs: readonly RunJob[], o: RunJobsOptions): Promi
         withSeries: job.withSeries,
         onProgress: (elapsedMs: number) => progress?.update(job.label, elapsedMs),
       };
-      const result = inWorkers ? await runStrategyInWorker(options, signal) : await runStrategy(options);
+      const result = inWorkers
+        ? await runStrategyInWorker(options, signal)
+        : await (await import('./strategy-runner.js')).runStrategy(options);
       o.onResult?.(job, result);
       return result;
     });

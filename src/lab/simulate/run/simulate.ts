@@ -11,7 +11,7 @@ import { renderHtml } from '../render/report-html.js';
 import { loadScenario, type ScenarioInput } from './scenario.js';
 import { BASELINES, type StrategyName } from './strategies.js';
 import { runJobs } from './run-jobs.js';
-import type { RunCost } from './strategy-runner.js';
+import type { RunCost } from './strategy-protocol.js';
 
 /** Options of {@link simulate}. */
 export interface SimulateOptions {
