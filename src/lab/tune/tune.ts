@@ -181,6 +181,8 @@ export interface TuneJob {
 export class TuneSetup {
   readonly all: readonly Candidate[];
   private readonly files: readonly (string | null)[];
+  /** The scenario's number of pairs (a run's heap bound grows with it). */
+  private readonly pairs: number;
 
   constructor(readonly o: TuneOptions) {
     const dir = resolve(o.dir, 'candidates');
@@ -193,8 +195,13 @@ export class TuneSetup {
       return file;
     });
     // A candidate the config refuses (or an unknown regime) fails here, before any run.
+    let pairs = 0;
     for (const regime of this.regimeList())
-      this.all.forEach((_, i) => loadScenario(this.input(i, o.train[0] ?? 1, regime)));
+      this.all.forEach((_, i) => {
+        const n = loadScenario(this.input(i, o.train[0] ?? 1, regime)).config.pairs.length;
+        pairs = Math.max(pairs, n);
+      });
+    this.pairs = pairs;
   }
 
   /** The regimes each candidate runs in (`[null]`: the scenario's market alone). */
@@ -235,6 +242,7 @@ export class TuneSetup {
       ...(o.progress === undefined ? {} : { progress: o.progress }),
       ...(o.workers === undefined ? {} : { workers: o.workers }),
       ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
+      pairs: this.pairs,
       onResult: (job, r) => o.onRunCost?.(job.label, r.cost),
     });
     return results.map((r) => r.figures);

@@ -7,7 +7,7 @@ import {
 
 describe('workerLimits: 1.25 times the peak live heap a run is expected to need, at least the floor', () => {
   it.each([
-    // hours, parties, old generation MB: 1.25 × (48 + hours × (2 + 0.5 × parties)), floor 128.
+    // hours, parties, old generation MB, two pairs: 1.25 × (48 + hours × 2 × (1 + 0.25 × parties)), floor 128.
     [3, 1, MIN_OLD_GENERATION_MB], // 1.25 × 55.5
     [24, 1, 135], // 1.25 × 108
     [24, 4, 180], // 1.25 × (48 + 96)
@@ -23,7 +23,19 @@ describe('workerLimits: 1.25 times the peak live heap a run is expected to need,
     });
   });
 
-  it('one party is the default', () => {
+  it.each([
+    // hours, parties, pairs, old generation MB: 1.25 × (48 + hours × pairs × (1 + 0.25 × parties)).
+    [24, 1, 4, 210], // 1.25 × (48 + 120)
+    [24, 4, 4, 300], // 1.25 × (48 + 192)
+    [24, 1, 1, MIN_OLD_GENERATION_MB], // 1.25 × 78
+    [24, 1, 0, MIN_OLD_GENERATION_MB], // fewer than one pair counts as one
+    [168, 1, 4, 1110], // 1.25 × (48 + 840)
+  ])('%d h, %d parties, %d pairs → %d MB', (hours, parties, pairs, old) => {
+    expect(workerLimits(hours, parties, pairs).maxOldGenerationSizeMb).toBe(old);
+  });
+
+  it('one party and two pairs are the defaults', () => {
+    expect(workerLimits(24, 1)).toEqual(workerLimits(24, 1, 2));
     expect(workerLimits(72)).toEqual(workerLimits(72, 1));
     expect(workerLimits(72).maxOldGenerationSizeMb).toBe(285); // 1.25 × (48 + 180)
   });
@@ -39,7 +51,7 @@ describe('workerError', () => {
     const err = workerError(oom, 'daemon', limits);
     expect(err.message).toBe(
       'the daemon simulation outgrew its heap bound (old generation 135 MB, young 16 MB; workerLimits in ' +
-        'src/lab/simulate/run/strategy-worker.ts): run fewer hours or parties at a time',
+        'src/lab/simulate/run/strategy-worker.ts): run fewer hours, pairs or parties at a time',
     );
     expect(err.cause).toBe(oom);
   });

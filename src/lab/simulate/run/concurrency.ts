@@ -14,9 +14,9 @@ export const DEFAULT_JOBS = 2;
 export const MAX_JOBS = 64;
 
 /**
- * Memory one day's run may take: its worker's heap bound (`workerLimits`, 151 MB for a day of
+ * Memory one day's run may take: its worker's heap bound (`workerLimits`, 151 MB for a two-pair day of
  * one party) and what lives outside the heap (code, buffers, the journal's SQLite). Longer runs
- * and more parties get a larger heap bound.
+ * and more pairs and parties get a larger heap bound.
  */
 export const RUN_MEMORY_MB = 512;
 

@@ -35,7 +35,7 @@ export interface SimulateSeedsOptions {
 /** Runs every seed; see the module doc. Throws ConfigError or ScenarioError before running. */
 export async function simulateSeeds(o: SimulateSeedsOptions): Promise<SeedsReport> {
   if (o.seeds.length === 0) throw new RangeError('no seeds');
-  loadScenario({ ...o.input, seed: o.seeds[0]! });
+  const scenarioPairs = loadScenario({ ...o.input, seed: o.seeds[0]! }).config.pairs.length;
   const strategies: StrategyName[] = ['daemon', ...(o.compare ? (o.baselines ?? BASELINES) : [])];
   const jobs: (RunJob & { seed: number })[] = o.seeds.flatMap((seed) =>
     strategies.map((strategy) => ({
@@ -55,6 +55,7 @@ export async function simulateSeeds(o: SimulateSeedsOptions): Promise<SeedsRepor
     ...(o.workers === undefined ? {} : { workers: o.workers }),
     ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
     ...(o.wallNow === undefined ? {} : { wallNow: o.wallNow }),
+    pairs: scenarioPairs,
     onResult: (job, result) => {
       o.onRunCost?.(job.label, result.cost);
       const seed = (job as RunJob & { seed: number }).seed;

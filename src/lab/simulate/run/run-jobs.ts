@@ -32,6 +32,8 @@ export interface RunJobsOptions {
   readonly concurrency?: number;
   /** Wall clock for the progress line (default `performance.now`). */
   readonly wallNow?: () => number;
+  /** The scenario's number of pairs, which a run's heap bound grows with (default 2). */
+  readonly pairs?: number;
   /** Called with each result as it arrives (the caller may write it out and drop its charts). */
   readonly onResult?: (job: RunJob, result: StrategyResult) => void;
 }
@@ -57,7 +59,7 @@ export async function runJobs(jobs: readonly RunJob[], o: RunJobsOptions): Promi
         onProgress: (elapsedMs: number) => progress?.update(job.label, elapsedMs),
       };
       const result = inWorkers
-        ? await runStrategyInWorker(options, signal)
+        ? await runStrategyInWorker(options, o.pairs ?? 2, signal)
         : await (await import('./strategy-runner.js')).runStrategy(options);
       o.onResult?.(job, result);
       return result;

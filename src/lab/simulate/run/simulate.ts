@@ -33,7 +33,8 @@ export interface SimulateOptions {
 
 /** Runs the simulation; see the module doc. Throws ConfigError or ScenarioError before running. */
 export async function simulate(o: SimulateOptions): Promise<SimulationReport> {
-  loadScenario(o.input); // fail on a bad config or market before starting anything
+  // Fails on a bad config or market before starting anything.
+  const { pairs } = loadScenario(o.input).config;
   const strategies: StrategyName[] = ['daemon', ...(o.compare ? (o.baselines ?? BASELINES) : [])];
   const results = await runJobs(
     strategies.map((strategy) => ({
@@ -47,6 +48,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulationReport> {
       ...(o.workers === undefined ? {} : { workers: o.workers }),
       ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
       ...(o.wallNow === undefined ? {} : { wallNow: o.wallNow }),
+      pairs: pairs.length,
       onResult: (job, r) => o.onRunCost?.(job.label, r.cost),
     },
   );

@@ -33,15 +33,15 @@ export const MIN_OLD_GENERATION_MB = 128;
  *   simulated hour, then 1.0 MiB more an hour with one party and 1.6 MiB with four (the ground
  *   truth and the captured events grow with the run); the figures at the end hold the capture and
  *   their own working set besides, up to about 125 MiB in all for a day of one party. The
- *   estimate allows 48 MB and 2 + 0.5 per party MB a simulated hour.
+ *   estimate allows 48 MB, and 1 + 0.25 per party MB a simulated hour for each pair.
  * - **Young generation:** 16 MB: with the 32 MB of before, the process's peak RSS over a
  *   day was about 20 MB higher.
  *
  * Against 288 and 32 MB before, a day's peak RSS fell by about 45 MB and its CPU time rose by
  * 4-9 % (more frequent collections).
  */
-export function workerLimits(hours: number, parties = 1): WorkerLimits {
-  const peakMb = 48 + Math.max(0, hours) * (2 + 0.5 * Math.max(1, parties));
+export function workerLimits(hours: number, parties = 1, pairs = 2): WorkerLimits {
+  const peakMb = 48 + Math.max(0, hours) * Math.max(1, pairs) * (1 + 0.25 * Math.max(1, parties));
   return {
     maxOldGenerationSizeMb: Math.max(MIN_OLD_GENERATION_MB, Math.ceil(1.25 * peakMb)),
     maxYoungGenerationSizeMb: 16,
@@ -53,11 +53,18 @@ export function canUseWorkers(): boolean {
   return import.meta.url.endsWith('.js');
 }
 
-/** Runs one strategy in a worker thread; progress arrives through `onProgress`; `signal` stops it. */
-export function runStrategyInWorker(o: RunStrategyOptions, signal?: AbortSignal): Promise<StrategyResult> {
+/**
+ * Runs one strategy in a worker thread, its heap bound set for `pairs` pairs (the scenario's);
+ * progress arrives through `onProgress`; `signal` stops it.
+ */
+export function runStrategyInWorker(
+  o: RunStrategyOptions,
+  pairs: number,
+  signal?: AbortSignal,
+): Promise<StrategyResult> {
   return new Promise((resolve, reject) => {
     const { onProgress, ...data } = o;
-    const limits = workerLimits(o.input.hours, o.input.parties);
+    const limits = workerLimits(o.input.hours, o.input.parties, pairs);
     const worker = new Worker(new URL('./strategy-runner.js', import.meta.url), {
       workerData: { ...data, marker: WORKER_MARKER },
       resourceLimits: limits,
@@ -97,7 +104,7 @@ export function workerError(err: Error, strategy: string, limits: WorkerLimits):
   return new Error(
     `the ${strategy} simulation outgrew its heap bound (old generation ${limits.maxOldGenerationSizeMb} MB, ` +
       `young ${limits.maxYoungGenerationSizeMb} MB; workerLimits in src/lab/simulate/run/strategy-worker.ts): ` +
-      'run fewer hours or parties at a time',
+      'run fewer hours, pairs or parties at a time',
     { cause: err },
   );
 }
